@@ -1,0 +1,21 @@
+# Compile settings shared by every ptovp target.
+
+set(PTOVP_WARNINGS -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion)
+
+if(PTOVP_SANITIZE)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer
+                      -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
+# Applies the project's warnings to a target.
+function(ptovp_target_defaults target)
+  target_compile_options(${target} PRIVATE ${PTOVP_WARNINGS})
+endfunction()
+
+# Numeric code: the order of rounding is the specification, so the compiler
+# may not contract a*b+c into an FMA nor reassociate. Never -ffast-math.
+function(ptovp_numeric_target target)
+  ptovp_target_defaults(${target})
+  target_compile_options(${target} PRIVATE -ffp-contract=off -fno-fast-math)
+endfunction()

@@ -1,0 +1,18 @@
+// Subcommands of the ptovp tool. Each add_*_command registers its options and
+// a callback that sets the process exit status.
+#pragma once
+
+namespace CLI {
+class App;
+}
+
+namespace ptovp::cli {
+
+// Exit statuses shared by every subcommand.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;     // a check failed (mismatching vector, failing case)
+inline constexpr int kExitUsage = 2;       // bad input: options, files, configuration
+
+void add_vectors_command(CLI::App& app, int& exit_status);
+
+}  // namespace ptovp::cli

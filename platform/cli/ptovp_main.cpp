@@ -1,0 +1,18 @@
+// ptovp: the PTO virtual platform's command-line tool.
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"ptovp: SystemC/TLM-2.0 virtual platform of the PTO ISA matrix path"};
+  app.require_subcommand(1);
+  int exit_status = ptovp::cli::kExitOk;
+  ptovp::cli::add_vectors_command(app, exit_status);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    const int status = app.exit(error);
+    return status == 0 ? 0 : ptovp::cli::kExitUsage;
+  }
+  return exit_status;
+}
