@@ -1,0 +1,174 @@
+// Scalar, control and system architectural state of one core (everything but
+// tiles and memory): four PE GPR files, the T/U queues, TPC/BPC, the block
+// control state with the header being built, predicates, the base system
+// registers, the 16 ACR banks with their trap status and trap contexts.
+// reset() follows asl/arch/profile/reset.asl.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "arch/block_descriptor.hpp"
+#include "arch/fault.hpp"
+#include "arch/pe_mask.hpp"
+
+namespace ptovp::arch {
+
+inline constexpr unsigned kGprCount = 24;
+inline constexpr unsigned kQueueDepth = 4;
+inline constexpr unsigned kPredicateCount = 8;
+inline constexpr unsigned kAcrCount = 16;
+inline constexpr unsigned kAcrBankSize = 4096;
+inline constexpr std::uint64_t kResetTileCapacity = 262144;
+
+// Base system-register addresses (SSR_ID).
+enum class Ssr : std::uint16_t {
+  ThreadPtr = 0x0000,
+  GlobalPtr = 0x0001,
+  Time = 0x0010,
+  CoreState = 0x0020,
+  CoreId = 0x0021,
+  Vendor = 0x0022,
+  Version = 0x0023,
+  CoreFeature = 0x0024,
+  CoreFeatureEnable = 0x0025,
+  ThreadId = 0x0026,
+  TileCapacity = 0x0027,
+  BlockNum = 0x0050,
+  BlockId = 0x0051,
+  Cycle = 0x0C00,
+};
+
+// Context registers of each ACR bank (low index within the bank).
+namespace acr {
+inline constexpr std::uint16_t kEcstate = 0xF00;
+inline constexpr std::uint16_t kEvbase = 0xF01;
+inline constexpr std::uint16_t kTrapno = 0xF02;
+inline constexpr std::uint16_t kTraparg0 = 0xF03;
+inline constexpr std::uint16_t kEconfig = 0xF07;
+inline constexpr std::uint16_t kEbarg0 = 0xF40;
+inline constexpr std::uint16_t kContextFirst = 0xF00;
+inline constexpr std::uint16_t kContextLast = 0xFB7;
+}  // namespace acr
+
+// THREAD_ID (0x0026): the PE index (platform default) or 0 on every PE (pto-v0).
+enum class ThreadIdMode : std::uint8_t { PeIndex, Zero };
+
+struct ArchConfig {
+  ThreadIdMode thread_id = ThreadIdMode::PeIndex;
+  std::uint64_t tile_capacity = kResetTileCapacity;  // TILE_CAPACITY at reset
+};
+
+// A depth-4 scalar temporary queue: #1 is index 0, a push shifts #1->#2->#3->#4.
+struct ScalarQueue {
+  std::array<std::uint64_t, kQueueDepth> value{};
+  std::array<bool, kQueueDepth> valid{};
+  void push(std::uint64_t v);
+};
+
+// Block lifecycle state outside the header (_BundleActive, BARG lives in the
+// descriptor; these are the markers).
+struct BlockControl {
+  bool active = false;
+  bool body_active = false;
+  std::uint64_t sequential_pc = 0;
+  bool commit_target_set = false;
+  bool condition_set = false;
+  bool system_terminal_pending = false;
+};
+
+// Per-ring trap status (packed into TRAPNO on read).
+struct TrapStatus {
+  bool asynchronous = false;
+  bool argument_valid = false;
+  std::uint32_t cause = 0;  // 24 bits
+  std::uint8_t number = 0;  // 6 bits
+  std::uint64_t argument0 = 0;
+  std::uint64_t packed() const;
+};
+
+// SaveTrapContext: what a trap banks so ACRE can restore it. Tile allocation
+// state is not part of it.
+struct TrapContext {
+  bool valid = false;
+  unsigned source_acr = 0;
+  std::uint64_t tpc = 0;
+  std::uint64_t bpc = 0;
+  std::uint64_t core_state = 0;
+  std::uint64_t return_address = 0;
+  std::uint64_t commit_argument = 0;
+  BlockControl block;
+  BlockDescriptor header;
+  ScalarQueue t_queue;
+  ScalarQueue u_queue;
+  std::array<std::uint32_t, kPredicateCount> predicates{};
+};
+
+class ArchState {
+ public:
+  explicit ArchState(ArchConfig config = {});
+
+  // Exactly the reset profile of reset.asl (PC = 0, VERSION = 1,
+  // TILE_CAPACITY from the configuration, ECONFIG = 3 in every bank).
+  void reset();
+  const ArchConfig& config() const { return config_; }
+
+  // R0 reads 0 and drops writes; index < 24.
+  std::uint64_t gpr(unsigned pe, unsigned index) const;
+  void set_gpr(unsigned pe, unsigned index, std::uint64_t value);
+  // P0 reads all ones.
+  std::uint32_t predicate(unsigned index) const;
+  void set_predicate(unsigned index, std::uint32_t value);
+
+  // SSRGET of a base register or a context register of the current ACR bank,
+  // as seen by PE `pe` (THREAD_ID differs per PE). IllegalInstruction for an
+  // unassigned address.
+  Expected<std::uint64_t> read_ssr(unsigned pe, std::uint32_t address) const;
+  // SSRSET: THREAD_PTR, GLOBAL_PTR, CORE_STATE (bits [3:0] select the ACR),
+  // CORE_FEATURE_ENABLE and the context registers; read-only ones fault.
+  MaybeFault write_ssr(std::uint32_t address, std::uint64_t value);
+
+  // CORE_STATE[36:32]: sticky NV, DZ, OF, UF, NX numeric flags.
+  std::uint8_t numeric_flags() const;
+  void raise_numeric_flags(std::uint8_t flags);
+
+  std::uint64_t tile_capacity() const { return tile_capacity_; }
+  unsigned current_acr() const { return current_acr_; }
+  void set_current_acr(unsigned ring);
+  // Context register `low` (0xF00..0xFB7) of bank `ring`.
+  std::uint64_t context_register(unsigned ring, std::uint16_t low) const;
+  void set_context_register(unsigned ring, std::uint16_t low, std::uint64_t value);
+
+  // Instruction attempts; CYCLE and TIME read it (the time unit is the
+  // platform's choice).
+  void advance_cycle(std::uint64_t n = 1) { cycle_ += n; }
+
+  // Architectural members the front end and block builder drive directly.
+  std::array<ScalarQueue, 2> queues;  // [0] = T, [1] = U
+  std::uint64_t pc = 0;               // TPC
+  std::uint64_t return_address = 0;
+  std::uint64_t commit_argument = 0;
+  BlockControl block;
+  BlockDescriptor header;  // the active block's BARG and header (BPC = header.bpc)
+  FaultCode last_fault = FaultCode::None;
+  std::uint64_t fault_address = 0;
+  std::array<TrapStatus, kAcrCount> trap_status{};
+  std::array<TrapContext, kAcrCount> trap_contexts{};
+
+ private:
+  ArchConfig config_;
+  std::array<std::array<std::uint64_t, kGprCount>, kPeCount> gprs_{};
+  std::array<std::uint32_t, kPredicateCount> predicates_{};
+  std::uint64_t thread_ptr_ = 0;
+  std::uint64_t global_ptr_ = 0;
+  std::uint64_t core_state_ = 0;
+  std::uint64_t core_feature_enable_ = 0;
+  std::uint64_t tile_capacity_ = kResetTileCapacity;
+  std::uint64_t cycle_ = 0;
+  unsigned current_acr_ = 0;
+  // Context registers 0xF00..0xFB7 of every bank.
+  std::vector<std::uint64_t> context_registers_;
+};
+
+}  // namespace ptovp::arch

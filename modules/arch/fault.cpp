@@ -1,0 +1,95 @@
+#include "arch/fault.hpp"
+
+#include <fmt/format.h>
+
+namespace ptovp::arch {
+
+unsigned trap_number(FaultCode code) {
+  switch (code) {
+    case FaultCode::None:
+    case FaultCode::ExecutionStateCheck:
+      return 0;
+    case FaultCode::IllegalInstruction:
+      return 4;
+    case FaultCode::TileLegality:
+    case FaultCode::TileAllocation:
+    case FaultCode::BundleControl:
+    case FaultCode::BundlePostCommit:
+      return 5;
+    case FaultCode::ServiceRequest:
+      return 6;
+    case FaultCode::InstructionPC:
+      return 32;
+    case FaultCode::InstructionPage:
+      return 33;
+    case FaultCode::DataAlignment:
+      return 34;
+    case FaultCode::DataPage:
+      return 35;
+    case FaultCode::Interrupt:
+      return 44;
+    case FaultCode::HardwareBreakpoint:
+      return 49;
+    case FaultCode::SoftwareBreakpoint:
+      return 50;
+    case FaultCode::HardwareWatchpoint:
+      return 51;
+    case FaultCode::Assert:
+      return 52;
+  }
+  return 0;
+}
+
+std::string_view name(FaultCode code) {
+  switch (code) {
+    case FaultCode::None:
+      return "Fault_None";
+    case FaultCode::ExecutionStateCheck:
+      return "Fault_ExecutionStateCheck";
+    case FaultCode::IllegalInstruction:
+      return "Fault_IllegalInstruction";
+    case FaultCode::TileLegality:
+      return "Fault_TileLegality";
+    case FaultCode::TileAllocation:
+      return "Fault_TileAllocation";
+    case FaultCode::BundleControl:
+      return "Fault_BundleControl";
+    case FaultCode::BundlePostCommit:
+      return "Fault_BundlePostCommit";
+    case FaultCode::ServiceRequest:
+      return "Fault_ServiceRequest";
+    case FaultCode::InstructionPC:
+      return "Fault_InstructionPC";
+    case FaultCode::InstructionPage:
+      return "Fault_InstructionPage";
+    case FaultCode::DataAlignment:
+      return "Fault_DataAlignment";
+    case FaultCode::DataPage:
+      return "Fault_DataPage";
+    case FaultCode::Interrupt:
+      return "Fault_Interrupt";
+    case FaultCode::HardwareBreakpoint:
+      return "Fault_HardwareBreakpoint";
+    case FaultCode::SoftwareBreakpoint:
+      return "Fault_SoftwareBreakpoint";
+    case FaultCode::HardwareWatchpoint:
+      return "Fault_HardwareWatchpoint";
+    case FaultCode::Assert:
+      return "Fault_Assert";
+  }
+  return "Fault_Unknown";
+}
+
+std::string Fault::describe() const {
+  return fmt::format("{} (trap {}): {}", name(code), trap(), reason);
+}
+
+Fault make_fault(FaultCode code, std::string reason, std::uint64_t address) {
+  Fault fault;
+  fault.code = code;
+  fault.address = address;
+  fault.reason = std::move(reason);
+  return fault;
+}
+
+}  // namespace ptovp::arch

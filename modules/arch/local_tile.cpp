@@ -1,0 +1,54 @@
+#include "arch/local_tile.hpp"
+
+#include <algorithm>
+
+namespace ptovp::arch {
+
+bool LocalTile::contents_defined() const {
+  return info_.allocated && defined_valid_ == info_.valid_rows * info_.valid_columns;
+}
+
+void LocalTile::install(const TileInfo& info, std::uint8_t mask) {
+  info_ = info;
+  allocation_mask_ = mask;
+  defined_.assign(info.elements(), 0);
+  defined_valid_ = 0;
+  for (unsigned pe = 0; pe < kPeCount; ++pe) {
+    if (pe_selected(mask, pe)) {
+      payload_[pe].assign(info.capacity_bytes, 0);
+    } else {
+      payload_[pe].clear();
+    }
+  }
+}
+
+void LocalTile::release() {
+  info_ = TileInfo{};
+  allocation_mask_ = 0;
+  defined_.clear();
+  defined_valid_ = 0;
+  for (auto& bytes : payload_)
+    bytes.clear();
+}
+
+void LocalTile::define_slot(std::uint32_t slot, bool in_valid) {
+  if (defined_[slot]) return;
+  defined_[slot] = 1;
+  if (in_valid) ++defined_valid_;
+}
+
+void LocalTile::define_valid_region() {
+  for (std::uint32_t row = 0; row < info_.valid_rows; ++row) {
+    for (std::uint32_t col = 0; col < info_.valid_columns; ++col) {
+      defined_[storage_index(info_, row, col)] = 1;
+    }
+  }
+  defined_valid_ = info_.valid_rows * info_.valid_columns;
+}
+
+void LocalTile::copy_definedness(const LocalTile& source) {
+  std::copy(source.defined_.begin(), source.defined_.end(), defined_.begin());
+  defined_valid_ = source.defined_valid_;
+}
+
+}  // namespace ptovp::arch

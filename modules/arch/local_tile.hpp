@@ -1,0 +1,48 @@
+// One Local tile register: the descriptor shared by every PE, the allocation
+// mask, per-element definedness and one payload per participating PE (platform
+// choice D3: each PE holds TSize bytes with an identical descriptor).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "arch/pe_mask.hpp"
+#include "arch/tile_info.hpp"
+
+namespace ptovp::arch {
+
+class LocalTile {
+ public:
+  const TileInfo& info() const { return info_; }
+  std::uint8_t allocation_mask() const { return allocation_mask_; }
+  bool allocated() const { return info_.allocated; }
+  // Every element of the valid region is defined.
+  bool contents_defined() const;
+  bool slot_defined(std::uint32_t slot) const { return defined_[slot] != 0; }
+
+  // PE `pe`'s payload: capacity_bytes bytes of storage slots; empty when the
+  // PE is not in the allocation mask.
+  const std::uint8_t* payload(unsigned pe) const { return payload_[pe].data(); }
+  std::uint8_t* payload(unsigned pe) { return payload_[pe].data(); }
+
+  // Installs a fresh descriptor: payloads zeroed for the PEs of `mask`,
+  // nothing defined (ADR 0014: allocation clears definedness).
+  void install(const TileInfo& info, std::uint8_t mask);
+  void release();
+
+  // Marks one storage slot defined; `in_valid` says it lies in the valid region.
+  void define_slot(std::uint32_t slot, bool in_valid);
+  void define_valid_region();
+  // Takes over the definedness of a source with the same descriptor (TMOV, GMOV).
+  void copy_definedness(const LocalTile& source);
+
+ private:
+  TileInfo info_;
+  std::uint8_t allocation_mask_ = 0;
+  std::vector<std::uint8_t> defined_;  // per storage slot
+  std::uint32_t defined_valid_ = 0;
+  std::array<std::vector<std::uint8_t>, kPeCount> payload_;
+};
+
+}  // namespace ptovp::arch

@@ -1,0 +1,102 @@
+#include "arch/local_tile_file.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace ptovp::arch {
+
+namespace {
+
+constexpr const char* kHandNames = "TUMN";
+
+std::uint64_t charge(const LocalTile& tile) {
+  return tile.allocated()
+             ? std::uint64_t{pe_count(tile.allocation_mask())} * tile.info().capacity_bytes
+             : 0;
+}
+
+}  // namespace
+
+LocalTileFile::LocalTileFile(TileNaming naming) : naming_(naming) {}
+
+void LocalTileFile::reset() {
+  for (LocalTile& tile : tiles_)
+    tile.release();
+  for (auto& hand : order_)
+    hand.clear();
+}
+
+Expected<unsigned> LocalTileFile::resolve_source(unsigned code) const {
+  const unsigned hand = (code / kHandSize) & 3;
+  const unsigned position = code % kHandSize;
+  if (naming_ == TileNaming::Queue) {
+    if (position < order_[hand].size()) return order_[hand][position];
+    return make_fault(FaultCode::TileLegality,
+                      fmt::format("source {}#{} (code {}) names no live tile: hand holds {}",
+                                  kHandNames[hand], position + 1, code, order_[hand].size()));
+  }
+  const unsigned index = code % kLocalTileCount;
+  if (tiles_[index].allocated()) return index;
+  return make_fault(FaultCode::TileLegality,
+                    fmt::format("source tile {} (code {}) is not allocated", index, code));
+}
+
+Expected<AllocationPlan> LocalTileFile::plan(unsigned hand, std::uint8_t mask,
+                                             std::uint32_t capacity_bytes,
+                                             std::uint64_t other_in_use,
+                                             std::uint64_t limit) const {
+  AllocationPlan result;
+  std::uint64_t freed = 0;
+  if (naming_ == TileNaming::Queue && order_[hand].size() == kHandSize) {
+    result.retires = order_[hand].back();
+    freed = charge(tiles_[*result.retires]);
+  }
+  bool found = false;
+  for (unsigned i = hand * kHandSize; i < (hand + 1) * kHandSize && !found; ++i) {
+    if (!tiles_[i].allocated() || (result.retires && *result.retires == i)) {
+      result.index = i;
+      found = true;
+    }
+  }
+  if (!found) {
+    return make_fault(FaultCode::TileAllocation,
+                      fmt::format("hand {} has no free register (all {} allocated)",
+                                  kHandNames[hand], kHandSize));
+  }
+  const std::uint64_t request = std::uint64_t{pe_count(mask)} * capacity_bytes;
+  const std::uint64_t in_use = capacity_in_use() - freed + other_in_use;
+  if (in_use + request > limit) {
+    return make_fault(FaultCode::TileAllocation,
+                      fmt::format("capacity: {} B in use + {} x {} B requested > TILE_CAPACITY {}",
+                                  in_use, pe_count(mask), capacity_bytes, limit));
+  }
+  return result;
+}
+
+LocalTile& LocalTileFile::commit(const AllocationPlan& plan, const TileInfo& info,
+                                 std::uint8_t mask) {
+  if (plan.retires) release(*plan.retires);
+  LocalTile& tile = tiles_[plan.index];
+  tile.install(info, mask);
+  if (naming_ == TileNaming::Queue) {
+    auto& hand = order_[plan.index / kHandSize];
+    hand.insert(hand.begin(), plan.index);
+  }
+  return tile;
+}
+
+void LocalTileFile::release(unsigned index) {
+  tiles_[index].release();
+  auto& hand = order_[index / kHandSize];
+  hand.erase(std::remove(hand.begin(), hand.end(), index), hand.end());
+}
+
+std::uint64_t LocalTileFile::capacity_in_use() const {
+  std::uint64_t total = 0;
+  for (const LocalTile& tile : tiles_)
+    total += charge(tile);
+  return total;
+}
+
+}  // namespace ptovp::arch

@@ -1,0 +1,66 @@
+// The 64 Local tile registers in four hands (T 0..15, U 16..31, M 32..47,
+// N 48..63) and their naming (platform choice D1):
+//  - Asl (default): a source code is the absolute TileIndex; a destination takes
+//    the lowest free register of its hand; registers are freed only by
+//    rollback or reset, as the executable spec does.
+//  - Queue: a source code names hand#position (code % 16 = 0 is the newest
+//    destination of that hand); a 17th live destination retires the oldest.
+// Allocation is planned first (hand, capacity) and committed only after the
+// whole block's preflight, so a fault changes nothing.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "arch/fault.hpp"
+#include "arch/local_tile.hpp"
+
+namespace ptovp::arch {
+
+inline constexpr unsigned kLocalTileCount = 64;
+inline constexpr unsigned kHandSize = 16;
+
+enum class TileNaming : std::uint8_t { Asl, Queue };
+
+struct AllocationPlan {
+  unsigned index = 0;               // register the destination takes
+  std::optional<unsigned> retires;  // queue mode: the oldest register it frees
+};
+
+class LocalTileFile {
+ public:
+  explicit LocalTileFile(TileNaming naming = TileNaming::Asl);
+
+  void reset();
+  TileNaming naming() const { return naming_; }
+
+  const LocalTile& at(unsigned index) const { return tiles_[index]; }
+  LocalTile& at(unsigned index) { return tiles_[index]; }
+
+  // The register a 6-bit source code names, or TileLegality naming the code
+  // when it names nothing allocated.
+  Expected<unsigned> resolve_source(unsigned code) const;
+
+  // Where a destination of `mask` x `capacity_bytes` in `hand` would go.
+  // `other_in_use` is the Shared capacity in use and `limit` TILE_CAPACITY;
+  // TileAllocation when the hand is full (Asl) or the core is over capacity.
+  Expected<AllocationPlan> plan(unsigned hand, std::uint8_t mask, std::uint32_t capacity_bytes,
+                                std::uint64_t other_in_use, std::uint64_t limit) const;
+  // Applies a plan: retires (queue mode) and installs the descriptor.
+  LocalTile& commit(const AllocationPlan& plan, const TileInfo& info, std::uint8_t mask);
+  // Frees a register (block rollback).
+  void release(unsigned index);
+
+  // Sum of popcount(mask) x TSize over the allocated registers.
+  std::uint64_t capacity_in_use() const;
+
+ private:
+  TileNaming naming_;
+  std::array<LocalTile, kLocalTileCount> tiles_;
+  // Queue mode: per hand, live registers newest first.
+  std::array<std::vector<unsigned>, 4> order_;
+};
+
+}  // namespace ptovp::arch

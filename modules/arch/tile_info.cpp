@@ -1,0 +1,358 @@
+#include "arch/tile_info.hpp"
+
+#include <fmt/format.h>
+
+namespace ptovp::arch {
+
+namespace {
+
+bool power_of_two(std::uint64_t value) {
+  return value != 0 && (value & (value - 1)) == 0;
+}
+
+std::uint32_t align_up(std::uint32_t value, std::uint32_t quantum) {
+  return (value + quantum - 1) / quantum * quantum;
+}
+
+Fault illegal(std::string reason) {
+  return make_fault(FaultCode::TileLegality, std::move(reason));
+}
+
+}  // namespace
+
+std::string_view name(Layout layout) {
+  switch (layout) {
+    case Layout::RowMajor:
+      return "RowMajor";
+    case Layout::ColumnMajor:
+      return "ColumnMajor";
+    case Layout::ZN:
+      return "ZN";
+    case Layout::NZ:
+      return "NZ";
+    case Layout::CubeM16:
+      return "CUBE_M16";
+    case Layout::CubeM32:
+      return "CUBE_M32";
+    case Layout::CubeN8:
+      return "CUBE_N8";
+  }
+  return "?";
+}
+
+std::string_view name(Location location) {
+  switch (location) {
+    case Location::Vector:
+      return "Vector";
+    case Location::Matrix:
+      return "Matrix";
+    case Location::Memory:
+      return "Memory";
+    case Location::Any:
+      return "Any";
+  }
+  return "?";
+}
+
+bool TileInfo::operator==(const TileInfo& o) const {
+  return allocated == o.allocated && capacity_bytes == o.capacity_bytes && rows == o.rows &&
+         columns == o.columns && valid_rows == o.valid_rows && valid_columns == o.valid_columns &&
+         data_type == o.data_type && layout == o.layout && location == o.location &&
+         cube_k_repeat == o.cube_k_repeat && cube_n_repeat == o.cube_n_repeat &&
+         cube_cell_count == o.cube_cell_count && cube_storage_bytes == o.cube_storage_bytes;
+}
+
+std::string TileInfo::describe() const {
+  return fmt::format("{} {} {}x{} (valid {}x{}) {} B", numeric::name(data_type), name(layout), rows,
+                     columns, valid_rows, valid_columns, capacity_bytes);
+}
+
+std::uint32_t size_code_bytes(unsigned size_code) {
+  return size_code >= 1 && size_code <= 12 ? 64u << size_code : 0u;
+}
+
+bool capacity_legal(std::uint32_t capacity_bytes, std::uint32_t limit) {
+  return capacity_bytes >= kCellBytes && capacity_bytes % kCellBytes == 0 &&
+         capacity_bytes <= limit;
+}
+
+std::uint64_t dense_row_stride(std::uint32_t columns, DataType type) {
+  if (is_four_bit(type)) return (std::uint64_t{columns} + 1) / 2;
+  return std::uint64_t{columns} * (element_bits(type) / 8);
+}
+
+bool cube_type_supported(DataType type) {
+  return element_bits(type) != 64;
+}
+
+std::uint32_t cube_cell_rows(Layout layout, DataType type) {
+  if (!is_cube(layout) || !cube_type_supported(type)) return 0;
+  if (layout == Layout::CubeM16) return 16;
+  if (layout == Layout::CubeM32) return 32;
+  // CUBE_N8: one CELL holds 128 B of K rows by 8 columns.
+  return kCellBytes * 8 / (8 * element_bits(type));
+}
+
+std::uint32_t cube_cell_columns(Layout layout, DataType type) {
+  if (!is_cube(layout) || !cube_type_supported(type)) return 0;
+  if (layout == Layout::CubeN8) return 8;
+  return kCellBytes * 8 / (cube_cell_rows(layout, type) * element_bits(type));
+}
+
+Expected<TileInfo> make_ordinary_tile(std::uint32_t capacity_bytes, std::uint32_t columns,
+                                      std::uint32_t valid_rows, std::uint32_t valid_columns,
+                                      DataType type, Layout layout, Location location,
+                                      std::uint32_t capacity_limit) {
+  if (is_cube(layout)) return illegal(fmt::format("{} is not an ordinary layout", name(layout)));
+  if (!capacity_legal(capacity_bytes, capacity_limit)) {
+    return illegal(fmt::format("capacity {} B is not a multiple of 128 in 128..{}", capacity_bytes,
+                               capacity_limit));
+  }
+  if (!power_of_two(columns)) {
+    return illegal(fmt::format("physical columns {} is not a power of two", columns));
+  }
+  const std::uint64_t bits = std::uint64_t{capacity_bytes} * 8;
+  const std::uint64_t row_bits = std::uint64_t{columns} * element_bits(type);
+  if (bits % row_bits != 0 || bits / row_bits == 0 || bits / row_bits > 65535) {
+    return illegal(fmt::format("{} columns of {} do not divide {} B into 1..65535 rows", columns,
+                               numeric::name(type), capacity_bytes));
+  }
+  TileInfo tile;
+  tile.allocated = true;
+  tile.capacity_bytes = capacity_bytes;
+  tile.rows = static_cast<std::uint32_t>(bits / row_bits);
+  tile.columns = columns;
+  tile.valid_rows = valid_rows;
+  tile.valid_columns = valid_columns;
+  tile.data_type = type;
+  tile.layout = layout;
+  tile.location = location;
+  if (valid_rows == 0 || valid_columns == 0 || valid_rows > tile.rows || valid_columns > columns) {
+    return illegal(fmt::format("valid region {}x{} is empty or exceeds physical {}x{}", valid_rows,
+                               valid_columns, tile.rows, columns));
+  }
+  if ((layout == Layout::ZN || layout == Layout::NZ) &&
+      (tile.rows % 16 != 0 || columns % fractal_inner(type) != 0)) {
+    return illegal(fmt::format("{} needs rows % 16 == 0 and columns % {} == 0, got {}x{}",
+                               name(layout), fractal_inner(type), tile.rows, columns));
+  }
+  return tile;
+}
+
+Expected<TileInfo> make_cube_tile(std::uint32_t capacity_bytes, std::uint32_t valid_rows,
+                                  std::uint32_t valid_columns, DataType type, Layout layout) {
+  const std::uint32_t cell_rows = cube_cell_rows(layout, type);
+  const std::uint32_t cell_cols = cube_cell_columns(layout, type);
+  if (cell_rows == 0) {
+    return illegal(fmt::format("{} cannot hold {}", name(layout), numeric::name(type)));
+  }
+  if (!capacity_legal(capacity_bytes, kMaxSharedCapacity)) {
+    return illegal(fmt::format("capacity {} B is not a legal TSize", capacity_bytes));
+  }
+  if (valid_rows == 0 || valid_columns == 0 || valid_rows > 65535 || valid_columns > 65535) {
+    return illegal(
+        fmt::format("CUBE valid shape {}x{} is empty or too large", valid_rows, valid_columns));
+  }
+  TileInfo tile;
+  tile.allocated = true;
+  tile.capacity_bytes = capacity_bytes;
+  tile.valid_rows = valid_rows;
+  tile.valid_columns = valid_columns;
+  tile.data_type = type;
+  tile.layout = layout;
+  tile.location = Location::Matrix;
+  tile.columns = align_up(valid_columns, cell_cols);
+  if (layout == Layout::CubeN8) {
+    tile.rows = align_up(valid_rows, cell_rows);
+    tile.cube_k_repeat = tile.rows / cell_rows;
+    tile.cube_n_repeat = tile.columns / 8;
+  } else {
+    if (valid_rows > cell_rows) {
+      return illegal(
+          fmt::format("{} holds at most {} rows, got {}", name(layout), cell_rows, valid_rows));
+    }
+    tile.rows = cell_rows;
+    tile.cube_k_repeat = tile.columns / cell_cols;
+    tile.cube_n_repeat = 1;
+  }
+  tile.cube_cell_count = tile.cube_k_repeat * tile.cube_n_repeat;
+  const std::uint64_t required = std::uint64_t{tile.cube_cell_count} * kCellBytes;
+  if (required > capacity_bytes) {
+    return illegal(fmt::format("{} {}x{} of {} needs {} B ({} CELLs), TSize is {} B", name(layout),
+                               valid_rows, valid_columns, numeric::name(type), required,
+                               tile.cube_cell_count, capacity_bytes));
+  }
+  tile.cube_storage_bytes = static_cast<std::uint32_t>(required);
+  return tile;
+}
+
+std::uint32_t storage_index(const TileInfo& tile, std::uint32_t row, std::uint32_t col) {
+  switch (tile.layout) {
+    case Layout::RowMajor:
+      return row * tile.columns + col;
+    case Layout::ColumnMajor:
+      return col * tile.rows + row;
+    case Layout::ZN:
+    case Layout::NZ: {
+      const std::uint32_t inner = fractal_inner(tile.data_type);
+      const std::uint32_t fractal = 16 * inner;
+      if (tile.layout == Layout::ZN) {
+        // Fractals row-major, each fractal column-major.
+        return ((row / 16) * (tile.columns / inner) + col / inner) * fractal + (col % inner) * 16 +
+               row % 16;
+      }
+      // Fractals column-major, each fractal row-major.
+      return ((col / inner) * (tile.rows / 16) + row / 16) * fractal + (row % 16) * inner +
+             col % inner;
+    }
+    case Layout::CubeM16:
+    case Layout::CubeM32:
+    case Layout::CubeN8: {
+      const std::uint32_t cell_rows = cube_cell_rows(tile.layout, tile.data_type);
+      const std::uint32_t cell_cols = cube_cell_columns(tile.layout, tile.data_type);
+      const std::uint32_t inner_col = col % cell_cols;
+      std::uint32_t cell = 0;
+      std::uint32_t inner = 0;
+      if (tile.layout == Layout::CubeN8) {
+        // CELLs K-fastest, each CELL column-major.
+        cell = (col / cell_cols) * tile.cube_k_repeat + row / cell_rows;
+        inner = inner_col * cell_rows + row % cell_rows;
+      } else {
+        // CELLs stacked along X, each CELL row-major; M16 4-bit swaps inner
+        // columns 4..7 with 8..11.
+        std::uint32_t mapped = inner_col;
+        if (tile.layout == Layout::CubeM16 && element_bits(tile.data_type) == 4) {
+          if (inner_col >= 4 && inner_col < 8) mapped = inner_col + 4;
+          if (inner_col >= 8 && inner_col < 12) mapped = inner_col - 4;
+        }
+        cell = col / cell_cols;
+        inner = row * cell_cols + mapped;
+      }
+      return cell * cell_rows * cell_cols + inner;
+    }
+  }
+  return 0;
+}
+
+std::uint64_t pad_bits(PadValue pad, DataType type) {
+  const unsigned bits = element_bits(type);
+  const std::uint64_t width_mask = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+  std::uint64_t word = 0;
+  if (pad == PadValue::Max) {
+    switch (type) {
+      case DataType::FP64:
+        word = 0x7fefffffffffffffULL;
+        break;
+      case DataType::FP32:
+        word = 0x7f7fffff;
+        break;
+      case DataType::TF32:
+        word = 0x7f7fe000;
+        break;
+      case DataType::HF32:
+        word = 0x7f7ff000;
+        break;
+      case DataType::FP16:
+        word = 0x7bff;
+        break;
+      case DataType::BF16:
+        word = 0x7f7f;
+        break;
+      case DataType::E4M3:
+        word = 0x7e;
+        break;
+      case DataType::E5M2:
+        word = 0x7b;
+        break;
+      case DataType::S8:
+        word = 0x7f;
+        break;
+      case DataType::S16:
+        word = 0x7fff;
+        break;
+      case DataType::S32:
+        word = 0x7fffffff;
+        break;
+      case DataType::S64:
+        word = 0x7fffffffffffffffULL;
+        break;
+      default:
+        word = ~std::uint64_t{0};
+        break;  // unsigned types and the rest: all ones
+    }
+  } else if (pad == PadValue::Min) {
+    switch (type) {
+      case DataType::FP64:
+        word = 0xffefffffffffffffULL;
+        break;
+      case DataType::FP32:
+        word = 0xff7fffff;
+        break;
+      case DataType::TF32:
+        word = 0xff7fe000;
+        break;
+      case DataType::HF32:
+        word = 0xff7ff000;
+        break;
+      case DataType::FP16:
+        word = 0xfbff;
+        break;
+      case DataType::BF16:
+        word = 0xff7f;
+        break;
+      case DataType::E4M3:
+        word = 0xfe;
+        break;
+      case DataType::E5M2:
+        word = 0xfb;
+        break;
+      case DataType::U8:
+      case DataType::U16:
+      case DataType::U32:
+      case DataType::U64:
+      case DataType::U4X2:
+        word = 0;
+        break;
+      case DataType::S8:
+        word = 0x80;
+        break;
+      case DataType::S16:
+        word = 0x8000;
+        break;
+      case DataType::S32:
+        word = 0x80000000;
+        break;
+      default:
+        word = 0x8000000000000000ULL;
+        break;  // S64 and the rest
+    }
+  }
+  return word & width_mask;
+}
+
+std::uint64_t read_slot(const std::uint8_t* payload, DataType type, std::uint32_t slot) {
+  const unsigned bits = element_bits(type);
+  if (bits == 4) return (payload[slot / 2] >> (4 * (slot & 1))) & 0xF;
+  const unsigned bytes = bits / 8;
+  std::uint64_t raw = 0;
+  const std::uint8_t* p = payload + std::size_t{slot} * bytes;
+  for (unsigned i = 0; i < bytes; ++i)
+    raw |= std::uint64_t{p[i]} << (8 * i);
+  return raw;
+}
+
+void write_slot(std::uint8_t* payload, DataType type, std::uint32_t slot, std::uint64_t raw) {
+  const unsigned bits = element_bits(type);
+  if (bits == 4) {
+    std::uint8_t& byte = payload[slot / 2];
+    const unsigned shift = 4 * (slot & 1);
+    byte = static_cast<std::uint8_t>((byte & ~(0xF << shift)) | ((raw & 0xF) << shift));
+    return;
+  }
+  const unsigned bytes = bits / 8;
+  std::uint8_t* p = payload + std::size_t{slot} * bytes;
+  for (unsigned i = 0; i < bytes; ++i)
+    p[i] = static_cast<std::uint8_t>(raw >> (8 * i));
+}
+
+}  // namespace ptovp::arch

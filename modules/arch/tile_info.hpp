@@ -1,0 +1,111 @@
+// The tile descriptor (TileInfo, asl/tile/model/state/types.asl) and the layout
+// geometry of asl/tile/model/definedness/elements.asl and shape/cube-cell.asl.
+// storage_index() is the one mapping from a logical (row, col) to a payload
+// slot; TLSU, CUBE and the state dump all use it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "arch/fault.hpp"
+#include "numeric/data_type.hpp"
+
+namespace ptovp::arch {
+
+using numeric::DataType;
+
+enum class Layout : std::uint8_t { RowMajor, ColumnMajor, ZN, NZ, CubeM16, CubeM32, CubeN8 };
+enum class Location : std::uint8_t { Vector, Matrix, Memory, Any };
+// B.DATR PadValueOrByteId encodings.
+enum class PadValue : std::uint8_t { Zero = 0, Max = 1, Min = 2, Null = 3 };
+
+std::string_view name(Layout layout);
+std::string_view name(Location location);
+
+inline constexpr std::uint32_t kCellBytes = 128;
+inline constexpr std::uint32_t kMaxLocalCapacity = 65536;    // SizeCode 10
+inline constexpr std::uint32_t kMaxSharedCapacity = 262144;  // SizeCode 12
+
+struct TileInfo {
+  bool allocated = false;
+  std::uint32_t capacity_bytes = 0;  // per-PE TSize
+  std::uint32_t rows = 0;            // physical
+  std::uint32_t columns = 0;
+  std::uint32_t valid_rows = 0;
+  std::uint32_t valid_columns = 0;
+  DataType data_type = DataType::U64;
+  Layout layout = Layout::RowMajor;
+  Location location = Location::Any;
+  // CELL geometry, non-zero only for CUBE layouts.
+  std::uint32_t cube_k_repeat = 0;
+  std::uint32_t cube_n_repeat = 0;
+  std::uint32_t cube_cell_count = 0;
+  std::uint32_t cube_storage_bytes = 0;
+
+  std::uint32_t elements() const { return rows * columns; }
+  bool operator==(const TileInfo& other) const;
+  bool operator!=(const TileInfo& other) const { return !(*this == other); }
+  // "FP16 RowMajor 16x32 (valid 16x20) 1024 B"
+  std::string describe() const;
+};
+
+inline bool is_cube(Layout layout) {
+  return layout == Layout::CubeM16 || layout == Layout::CubeM32 || layout == Layout::CubeN8;
+}
+// Bits of one logical element (4 for the X2 types).
+inline unsigned element_bits(DataType type) {
+  return numeric::info(type).storage_bits / numeric::info(type).lanes;
+}
+inline bool is_four_bit(DataType type) {
+  return element_bits(type) == 4;
+}
+// Bytes of one memory access: 4-bit types use byte accesses (TileMemoryElementBytes).
+inline unsigned memory_element_bytes(DataType type) {
+  return is_four_bit(type) ? 1u : element_bits(type) / 8;
+}
+
+// TileSizeCodeBytes: codes 1..12 -> 128 B .. 256 KiB; 0 for anything else.
+std::uint32_t size_code_bytes(unsigned size_code);
+// Legal capacity: >= 128, a multiple of 128, <= limit.
+bool capacity_legal(std::uint32_t capacity_bytes, std::uint32_t limit);
+// TileDenseRowStrideBytes.
+std::uint64_t dense_row_stride(std::uint32_t columns, DataType type);
+// Elements of one ZN/NZ fractal row (32 bytes): 256 / element bits.
+inline std::uint32_t fractal_inner(DataType type) {
+  return 256u / element_bits(type);
+}
+
+// CELL shape of a CUBE layout for a type; 0 when the pair is unsupported
+// (64-bit types; 0.58.5 admits HiF4X2 as an MX primary, see docs/spec-choices.md).
+bool cube_type_supported(DataType type);
+std::uint32_t cube_cell_rows(Layout layout, DataType type);
+std::uint32_t cube_cell_columns(Layout layout, DataType type);
+
+// An ordinary (RowMajor/ColumnMajor/ZN/NZ) descriptor with rows derived from
+// the capacity (DerivedTileRows): columns must be a power of two, rows =
+// TSize*8/(columns*bits) exact and >= valid_rows, the fractal layouts need
+// rows % 16 == 0 and columns % fractal_inner == 0. Fault_TileLegality with the
+// failing check otherwise.
+Expected<TileInfo> make_ordinary_tile(std::uint32_t capacity_bytes, std::uint32_t columns,
+                                      std::uint32_t valid_rows, std::uint32_t valid_columns,
+                                      DataType type, Layout layout, Location location,
+                                      std::uint32_t capacity_limit);
+// A CUBE descriptor (TileCubeDescriptorShapeLegal) with its CELL geometry; the
+// physical shape follows from the valid shape, never from the capacity.
+Expected<TileInfo> make_cube_tile(std::uint32_t capacity_bytes, std::uint32_t valid_rows,
+                                  std::uint32_t valid_columns, DataType type, Layout layout);
+
+// TileStorageIndex: the payload slot of (row, col); row < rows, col < columns.
+std::uint32_t storage_index(const TileInfo& tile, std::uint32_t row, std::uint32_t col);
+
+// TilePadValueForDataType truncated to the element width.
+std::uint64_t pad_bits(PadValue pad, DataType type);
+
+// Raw element access in a payload of packed storage slots: slot i occupies
+// bits [i*bits, (i+1)*bits) little-endian, so 4-bit slot 2k is the low nibble
+// of byte k (PackedTileNibbleFromWord).
+std::uint64_t read_slot(const std::uint8_t* payload, DataType type, std::uint32_t slot);
+void write_slot(std::uint8_t* payload, DataType type, std::uint32_t slot, std::uint64_t raw);
+
+}  // namespace ptovp::arch

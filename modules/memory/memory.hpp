@@ -1,0 +1,51 @@
+// One little-endian RAM at a configurable base and size (platform default:
+// base 0, 64 MiB, identity translation). Every access is checked in the
+// spec's order: natural alignment (Fault_DataAlignment), then the bound
+// (Fault_DataPage), both reported at the original address. direct() is the
+// fast path the SystemC module exposes as DMI.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "arch/fault.hpp"
+
+namespace ptovp::memory {
+
+inline constexpr std::uint64_t kDefaultSize = 64ull << 20;
+
+class Memory {
+ public:
+  // Throws std::invalid_argument for a zero size or a window that wraps.
+  explicit Memory(std::uint64_t base = 0, std::uint64_t size = kDefaultSize);
+
+  std::uint64_t base() const { return base_; }
+  std::uint64_t size() const { return bytes_.size(); }
+  bool contains(std::uint64_t address, std::uint64_t length) const;
+
+  // The check of one access of `size` bytes aligned to `alignment` (1, 2, 4, 8).
+  arch::MaybeFault probe(std::uint64_t address, unsigned size, unsigned alignment) const;
+
+  // Little-endian scalar access of 1, 2, 4 or 8 naturally aligned bytes.
+  arch::Expected<std::uint64_t> load(std::uint64_t address, unsigned size) const;
+  arch::MaybeFault store(std::uint64_t address, unsigned size, std::uint64_t value);
+
+  // Byte-granular block copies (image loading, dumps, the debug port).
+  arch::MaybeFault read(std::uint64_t address, std::uint8_t* out, std::uint64_t length) const;
+  arch::MaybeFault write(std::uint64_t address, const std::uint8_t* in, std::uint64_t length);
+
+  // Host pointer to [address, address + length), or nullptr when any byte is
+  // outside the RAM.
+  std::uint8_t* direct(std::uint64_t address, std::uint64_t length);
+  const std::uint8_t* direct(std::uint64_t address, std::uint64_t length) const;
+
+  void clear();
+
+ private:
+  arch::Fault page_fault(std::uint64_t address, std::uint64_t length) const;
+
+  std::uint64_t base_;
+  std::vector<std::uint8_t> bytes_;
+};
+
+}  // namespace ptovp::memory

@@ -1,0 +1,571 @@
+#include "tlsu/tlsu.hpp"
+
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "tlsu/block_schema.hpp"
+#include "tlsu/footprint.hpp"
+
+namespace ptovp::tlsu {
+
+using arch::BlockDescriptor;
+using arch::Expected;
+using arch::Fault;
+using arch::FaultCode;
+using arch::Layout;
+using arch::LocalTile;
+using arch::make_fault;
+using arch::mask_string;
+using arch::MaybeFault;
+using arch::TileBinding;
+using arch::TileInfo;
+using arch::TlsuFunction;
+
+namespace {
+
+Fault illegal(std::string reason) {
+  return make_fault(FaultCode::TileLegality, std::move(reason));
+}
+Fault control(std::string reason) {
+  return make_fault(FaultCode::BundleControl, std::move(reason));
+}
+
+// Exactly one B.IOT of the given role and no B.IOS (Local forms).
+MaybeFault one_tile_binding(const BlockDescriptor& block, bool destination, unsigned sources) {
+  if (block.tile_count == 0) return control("the block has no B.IOT binding");
+  if (block.tile_count != 1 || block.shared_count != 0) {
+    return illegal(fmt::format("expected one B.IOT and no B.IOS, got {} B.IOT and {} B.IOS",
+                               block.tile_count, block.shared_count));
+  }
+  const TileBinding& b = block.tiles[0];
+  if (b.has_destination != destination || b.source_count != sources || !b.last) {
+    return illegal(
+        fmt::format("B.IOT has {} source(s), {} destination, L={}; the operation "
+                    "needs {} source(s), {} destination, L=1",
+                    b.source_count, b.has_destination ? "a" : "no", b.last ? 1 : 0, sources,
+                    destination ? "a" : "no"));
+  }
+  return std::nullopt;
+}
+
+// Exactly one B.IOS and no B.IOT (Shared TLOAD/TSTORE).
+MaybeFault one_shared_binding(const BlockDescriptor& block, bool destination) {
+  if (block.shared_count != 1 || block.tile_count != 0) {
+    return illegal(fmt::format("expected one B.IOS and no B.IOT, got {} B.IOS and {} B.IOT",
+                               block.shared_count, block.tile_count));
+  }
+  if (block.shared[0].is_destination() != destination) {
+    return illegal(fmt::format("B.IOS S{} is a {} but the operation needs a {}",
+                               block.shared[0].shared_id,
+                               block.shared[0].is_destination() ? "destination" : "source",
+                               destination ? "destination" : "source"));
+  }
+  return std::nullopt;
+}
+
+Expected<std::uint32_t> local_size(const TileBinding& binding) {
+  if (binding.size_code < 1 || binding.size_code > 10) {
+    return illegal(
+        fmt::format("Local destination SizeCode {} is outside 1..10", binding.size_code));
+  }
+  return arch::size_code_bytes(binding.size_code);
+}
+
+// A source tile that exists on every PE of `mask` and is fully defined.
+Expected<unsigned> defined_source(const arch::LocalTileFile& local, unsigned code,
+                                  std::uint8_t mask) {
+  auto index = local.resolve_source(code);
+  if (!index) return index.fault();
+  const LocalTile& tile = local.at(*index);
+  if ((tile.allocation_mask() & mask) != mask) {
+    return illegal(fmt::format("source tile {} is allocated on PEs {}, the block mask is {}",
+                               *index, mask_string(tile.allocation_mask()), mask_string(mask)));
+  }
+  if (!tile.contents_defined()) {
+    return illegal(fmt::format("source tile {} ({}) has undefined valid elements", *index,
+                               tile.info().describe()));
+  }
+  return *index;
+}
+
+// TMOV.L2S (Local source -> Shared destination) or TMOV.S2L (Shared source ->
+// Local destination): one B.IOT and one B.IOS with equal masks.
+MaybeFault tmov_bindings(const BlockDescriptor& block, bool to_shared) {
+  const char* form = to_shared ? "TMOV.L2S" : "TMOV.S2L";
+  if (block.tile_count != 1 || block.shared_count != 1) {
+    return illegal(fmt::format("{} needs one B.IOT and one B.IOS, got {} and {}", form,
+                               block.tile_count, block.shared_count));
+  }
+  const TileBinding& tile = block.tiles[0];
+  const arch::SharedBinding& shared = block.shared[0];
+  const bool roles =
+      to_shared ? !tile.has_destination && tile.source_count == 1 && shared.is_destination()
+                : tile.has_destination && tile.source_count == 0 && !shared.is_destination();
+  if (!roles || !tile.last || tile.pe_mask != shared.pe_mask) {
+    return illegal(
+        fmt::format("{} binding roles or masks differ (B.IOT mask {}, B.IOS S{} mask "
+                    "{} SizeCode {})",
+                    form, mask_string(tile.pe_mask), shared.shared_id, mask_string(shared.pe_mask),
+                    shared.size_code));
+  }
+  return std::nullopt;
+}
+
+std::uint32_t value_or(const std::optional<std::uint32_t>& dim, std::uint32_t fallback) {
+  return dim ? *dim : fallback;
+}
+
+}  // namespace
+
+#define PTOVP_TRY(expr)                      \
+  do {                                       \
+    if (auto fault_ = (expr)) return fault_; \
+  } while (false)
+#define PTOVP_TRY_VALUE(name, expr) \
+  auto name = (expr);               \
+  if (!name) return name.fault()
+
+MaybeFault Tlsu::execute(const BlockDescriptor& block, std::uint64_t tile_capacity) {
+  last_destination_.reset();
+  tile_capacity_ = tile_capacity;
+  if (!block.operation_valid || block.operation_class != arch::OperationClass::Tlsu) {
+    return make_fault(FaultCode::IllegalInstruction, "the block is not a TLSU operation");
+  }
+  if (block.zero_mask_noop()) return std::nullopt;
+  switch (static_cast<TlsuFunction>(block.function)) {
+    case TlsuFunction::TLoad:
+      return block.shared_count != 0 ? load_shared(block) : load_local(block);
+    case TlsuFunction::TStore:
+      return block.shared_count != 0 ? store_shared(block) : store_local(block);
+    case TlsuFunction::TStoreSPart:
+      return store_shared(block);
+    case TlsuFunction::TMov:
+      return copy_local(block);
+    case TlsuFunction::TPrefetch:
+      return prefetch(block);
+    case TlsuFunction::TMovL2SInsert:
+      return local_to_shared(block, false);
+    case TlsuFunction::TMovL2SPublish:
+      return local_to_shared(block, true);
+    case TlsuFunction::TMovS2LBroadcast:
+      return shared_to_local(block, true);
+    case TlsuFunction::TMovS2LExtract:
+      return shared_to_local(block, false);
+    case TlsuFunction::GMov:
+      return gmov(block);
+    case TlsuFunction::MGather:
+    case TlsuFunction::MScatter:
+    case TlsuFunction::MGatherMask:
+    case TlsuFunction::MScatterMask:
+    case TlsuFunction::MGatherCas:
+      break;
+  }
+  return make_fault(
+      FaultCode::IllegalInstruction,
+      fmt::format("TLSU function {} is not implemented by this platform", block.function));
+}
+
+Expected<arch::AllocationPlan> Tlsu::plan_destination(const TileBinding& binding,
+                                                      std::uint32_t capacity) const {
+  return local_.plan(binding.destination_hand, binding.pe_mask, capacity,
+                     fabric_.tiles().capacity_in_use(), tile_capacity_);
+}
+
+LocalTile& Tlsu::commit_destination(const arch::AllocationPlan& plan, const TileInfo& info,
+                                    std::uint8_t mask) {
+  last_destination_ = plan.index;
+  return local_.commit(plan, info, mask);
+}
+
+MaybeFault Tlsu::load_local(const BlockDescriptor& block) {
+  PTOVP_TRY(one_tile_binding(block, true, 0));
+  PTOVP_TRY(check_ior(block, 2));
+  const bool cube = block.datr.present && is_cube_load_code(block.datr.layout);
+  PTOVP_TRY(check_datr(block, cube ? DatrUse::CubeLoad : DatrUse::OrdinaryLayout));
+  PTOVP_TRY_VALUE(type, transfer_type(block));
+  const TileBinding& binding = block.tiles[0];
+  PTOVP_TRY_VALUE(capacity, local_size(binding));
+  PTOVP_TRY_VALUE(lb0, dimension(block, 0));
+  PTOVP_TRY_VALUE(lb1, dimension(block, 1));
+  PTOVP_TRY_VALUE(lb2, dimension(block, 2));
+  const Layout layout = tile_layout(block);
+  Expected<TileInfo> info = illegal("unset");
+  std::uint64_t dense = 0;
+  if (cube) {
+    if (!*lb0 || !*lb1 || *lb2) {
+      return illegal("a CUBE TLOAD needs explicit LB0 (columns) and LB1 (rows) and no LB2");
+    }
+    info = arch::make_cube_tile(*capacity, **lb1, **lb0, *type, layout);
+    dense = arch::dense_row_stride(**lb0, *type);
+  } else {
+    const std::uint32_t valid_cols = value_or(*lb0, 1);
+    const std::uint32_t cols = value_or(*lb2, valid_cols);
+    info = arch::make_ordinary_tile(*capacity, cols, value_or(*lb1, 1), valid_cols, *type, layout,
+                                    arch::Location::Any, arch::kMaxLocalCapacity);
+    dense = arch::dense_row_stride(cols, *type);
+  }
+  if (!info) return info.fault();
+  PTOVP_TRY_VALUE(plan, plan_destination(binding, *capacity));
+  Footprint footprint{&*info, accesses(block, dense), binding.pe_mask, Ownership::EveryPe};
+  PTOVP_TRY(preflight(memory_, footprint));
+
+  LocalTile& tile = commit_destination(*plan, *info, binding.pe_mask);
+  footprint.walk([&](unsigned pe, std::uint32_t, std::uint32_t col, std::uint32_t slot,
+                     std::uint64_t address) {
+    arch::write_slot(tile.payload(pe), info->data_type, slot,
+                     load_element(memory_, address, info->data_type, col & 1));
+    return true;
+  });
+  tile.define_valid_region();
+  const auto pad = static_cast<arch::PadValue>(block.datr.pad);
+  if (cube && pad != arch::PadValue::Null) {
+    // CELL padding takes the PadValue and becomes defined; it is never read from GM.
+    const std::uint64_t bits = arch::pad_bits(pad, info->data_type);
+    for (std::uint32_t row = 0; row < info->rows; ++row) {
+      for (std::uint32_t col = 0; col < info->columns; ++col) {
+        if (row < info->valid_rows && col < info->valid_columns) continue;
+        const std::uint32_t slot = arch::storage_index(*info, row, col);
+        for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+          if (arch::pe_selected(binding.pe_mask, pe)) {
+            arch::write_slot(tile.payload(pe), info->data_type, slot, bits);
+          }
+        }
+        tile.define_slot(slot, false);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+MaybeFault Tlsu::store_local(const BlockDescriptor& block) {
+  PTOVP_TRY(one_tile_binding(block, false, 1));
+  PTOVP_TRY(check_ior(block, 2));
+  const bool cube = block.datr.present && is_cube_store_code(block.datr.layout);
+  PTOVP_TRY(check_datr(block, cube ? DatrUse::CubeStore : DatrUse::OrdinaryLayout));
+  PTOVP_TRY_VALUE(type, transfer_type(block));
+  const TileBinding& binding = block.tiles[0];
+  PTOVP_TRY_VALUE(index, defined_source(local_, binding.source[0], binding.pe_mask));
+  const LocalTile& source = local_.at(*index);
+  const TileInfo& held = source.info();
+  if (held.data_type != *type) {
+    return illegal(fmt::format("source tile {} holds {}, BSTART.TSTORE names {}", *index,
+                               numeric::name(held.data_type), numeric::name(*type)));
+  }
+  PTOVP_TRY_VALUE(lb0, dimension(block, 0));
+  PTOVP_TRY_VALUE(lb1, dimension(block, 1));
+  PTOVP_TRY_VALUE(lb2, dimension(block, 2));
+  TileInfo view = held;
+  std::uint64_t dense = 0;
+  if (cube) {
+    if (!*lb0 || !*lb1 || *lb2) {
+      return illegal("a CUBE TSTORE needs explicit LB0 (columns) and LB1 (rows) and no LB2");
+    }
+    if (held.layout != tile_layout(block) || held.location != arch::Location::Matrix ||
+        **lb0 != held.valid_columns || **lb1 != held.valid_rows) {
+      return illegal(fmt::format("CUBE TSTORE of {} {}x{} does not match source tile {} ({})",
+                                 arch::name(tile_layout(block)), **lb1, **lb0, *index,
+                                 held.describe()));
+    }
+    dense = arch::dense_row_stride(**lb0, *type);
+  } else {
+    if (arch::is_cube(held.layout)) {
+      return illegal(fmt::format("source tile {} is {}; store it with a CUBE layout code", *index,
+                                 arch::name(held.layout)));
+    }
+    view.valid_columns = value_or(*lb0, held.valid_columns);
+    view.valid_rows = value_or(*lb1, held.valid_rows);
+    const std::uint32_t cols = value_or(*lb2, held.columns);
+    if (view.valid_columns > held.valid_columns || view.valid_rows > held.valid_rows ||
+        view.valid_columns > cols) {
+      return illegal(fmt::format("TSTORE {}x{} (Col {}) does not fit source tile {} ({})",
+                                 view.valid_rows, view.valid_columns, cols, *index,
+                                 held.describe()));
+    }
+    dense = arch::dense_row_stride(cols, *type);
+  }
+  const Footprint footprint{&view, accesses(block, dense), binding.pe_mask, Ownership::EveryPe};
+  PTOVP_TRY(preflight(memory_, footprint));
+  footprint.walk([&](unsigned pe, std::uint32_t, std::uint32_t col, std::uint32_t slot,
+                     std::uint64_t address) {
+    store_element(memory_, address, view.data_type, col & 1,
+                  arch::read_slot(source.payload(pe), view.data_type, slot));
+    return true;
+  });
+  return std::nullopt;
+}
+
+MaybeFault Tlsu::load_shared(const BlockDescriptor& block) {
+  PTOVP_TRY(one_shared_binding(block, true));
+  PTOVP_TRY(check_ior(block, 2));
+  PTOVP_TRY(check_datr(block, DatrUse::OrdinaryLayout));
+  PTOVP_TRY_VALUE(type, transfer_type(block));
+  const arch::SharedBinding& binding = block.shared[0];
+  PTOVP_TRY_VALUE(lb0, dimension(block, 0));
+  PTOVP_TRY_VALUE(lb1, dimension(block, 1));
+  PTOVP_TRY_VALUE(lb2, dimension(block, 2));
+  if (!*lb0 || !*lb1 || !*lb2) return illegal("a Shared TLOAD needs explicit LB0, LB1 and LB2");
+  PTOVP_TRY_VALUE(info, arch::make_ordinary_tile(arch::size_code_bytes(binding.size_code), **lb2,
+                                                 **lb1, **lb0, *type, tile_layout(block),
+                                                 arch::Location::Any, arch::kMaxSharedCapacity));
+  PTOVP_TRY(fabric_.check_update(binding.shared_id, *info, binding.pe_mask,
+                                 local_.capacity_in_use(), tile_capacity_));
+  const Footprint footprint{&*info, accesses(block, arch::dense_row_stride(**lb2, *type)),
+                            binding.pe_mask, Ownership::QuarterOwner};
+  PTOVP_TRY(preflight(memory_, footprint));
+  std::vector<std::uint8_t> staged(info->capacity_bytes, 0);
+  footprint.walk(
+      [&](unsigned, std::uint32_t, std::uint32_t col, std::uint32_t slot, std::uint64_t address) {
+        arch::write_slot(staged.data(), info->data_type, slot,
+                         load_element(memory_, address, info->data_type, col & 1));
+        return true;
+      });
+  fabric_.update(binding.shared_id, *info, staged.data(), binding.pe_mask, true);
+  return std::nullopt;
+}
+
+MaybeFault Tlsu::store_shared(const BlockDescriptor& block) {
+  PTOVP_TRY(one_shared_binding(block, false));
+  const arch::SharedBinding& binding = block.shared[0];
+  if (block.is_tlsu(TlsuFunction::TStore) && binding.pe_mask != arch::kAllPes) {
+    return illegal(
+        fmt::format("TSTORE of Shared S{} needs PE mask 1111, got {} (use "
+                    "TSTORE.SPART)",
+                    binding.shared_id, mask_string(binding.pe_mask)));
+  }
+  PTOVP_TRY(check_ior(block, 2));
+  PTOVP_TRY(check_datr(block, DatrUse::OrdinaryLayout));
+  PTOVP_TRY_VALUE(type, transfer_type(block));
+  PTOVP_TRY_VALUE(lb0, dimension(block, 0));
+  PTOVP_TRY_VALUE(lb1, dimension(block, 1));
+  PTOVP_TRY_VALUE(lb2, dimension(block, 2));
+  const arch::SharedTile& record = fabric_.tiles().at(binding.shared_id);
+  const bool valid = record.descriptor_valid;
+  const std::uint32_t valid_cols = value_or(*lb0, valid ? record.info.valid_columns : 1);
+  const std::uint32_t valid_rows = value_or(*lb1, valid ? record.info.valid_rows : 1);
+  const std::uint32_t cols = value_or(*lb2, valid ? record.info.columns : valid_cols);
+  PTOVP_TRY_VALUE(view, fabric_.read_view(binding.shared_id, valid_rows, valid_cols, cols, *type,
+                                          tile_layout(block), std::nullopt));
+  const Footprint footprint{&*view, accesses(block, arch::dense_row_stride(cols, *type)),
+                            binding.pe_mask, Ownership::QuarterOwner};
+  PTOVP_TRY(preflight(memory_, footprint));
+  footprint.walk(
+      [&](unsigned, std::uint32_t, std::uint32_t col, std::uint32_t slot, std::uint64_t address) {
+        store_element(memory_, address, view->data_type, col & 1,
+                      fabric_.read_slot(binding.shared_id, *view, slot));
+        return true;
+      });
+  return std::nullopt;
+}
+
+MaybeFault Tlsu::copy_local(const BlockDescriptor& block) {
+  PTOVP_TRY(one_tile_binding(block, true, 1));
+  PTOVP_TRY(check_ior(block, 0));
+  PTOVP_TRY(check_datr(block, DatrUse::NoLayout));
+  const TileBinding& binding = block.tiles[0];
+  PTOVP_TRY_VALUE(capacity, local_size(binding));
+  PTOVP_TRY_VALUE(index, defined_source(local_, binding.source[0], binding.pe_mask));
+  const LocalTile& source = local_.at(*index);
+  const TileInfo& held = source.info();
+  if (block.data_type != arch::kDataTypeNoneCode &&
+      block.data_type != numeric::code(held.data_type)) {
+    return illegal(fmt::format("TMOV DataType {} differs from source tile {} ({})", block.data_type,
+                               *index, held.describe()));
+  }
+  PTOVP_TRY_VALUE(lb0, dimension(block, 0));
+  PTOVP_TRY_VALUE(lb1, dimension(block, 1));
+  PTOVP_TRY_VALUE(lb2, dimension(block, 2));
+  if (value_or(*lb0, held.valid_columns) != held.valid_columns ||
+      value_or(*lb1, held.valid_rows) != held.valid_rows ||
+      value_or(*lb2, held.columns) != held.columns) {
+    return illegal(
+        fmt::format("TMOV dimensions differ from source tile {} ({})", *index, held.describe()));
+  }
+  TileInfo info = held;
+  info.capacity_bytes = *capacity;
+  if (!arch::is_cube(held.layout)) {
+    PTOVP_TRY_VALUE(derived,
+                    arch::make_ordinary_tile(*capacity, held.columns, held.valid_rows,
+                                             held.valid_columns, held.data_type, held.layout,
+                                             held.location, arch::kMaxLocalCapacity));
+    info = *derived;
+  } else if (held.cube_storage_bytes > *capacity) {
+    return illegal(fmt::format("TMOV destination of {} B cannot hold source tile {} ({})",
+                               *capacity, *index, held.describe()));
+  }
+  if (info.rows != held.rows) {
+    return illegal(fmt::format("TMOV destination of {} B has {} rows, source tile {} has {}",
+                               *capacity, info.rows, *index, held.rows));
+  }
+  PTOVP_TRY_VALUE(plan, plan_destination(binding, *capacity));
+  // Read old, write new: in queue mode the destination may retire the source.
+  const LocalTile src = local_.at(*index);
+  LocalTile& tile = commit_destination(*plan, info, binding.pe_mask);
+  const std::size_t bytes = std::min(info.capacity_bytes, held.capacity_bytes);
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+    if (arch::pe_selected(binding.pe_mask, pe)) {
+      std::copy(src.payload(pe), src.payload(pe) + bytes, tile.payload(pe));
+    }
+  }
+  tile.copy_definedness(src);
+  return std::nullopt;
+}
+
+MaybeFault Tlsu::gmov(const BlockDescriptor& block) {
+  PTOVP_TRY(one_tile_binding(block, true, 1));
+  PTOVP_TRY(check_ior(block, 1));
+  PTOVP_TRY(check_datr(block, DatrUse::OrdinaryLayout));
+  for (unsigned i = 0; i < 3; ++i) {
+    if (block.dims[i].present)
+      return illegal(fmt::format("GMOV takes no dimensions, LB{} is set", i));
+  }
+  const TileBinding& binding = block.tiles[0];
+  PTOVP_TRY_VALUE(capacity, local_size(binding));
+  PTOVP_TRY_VALUE(index, defined_source(local_, binding.source[0], arch::kAllPes));
+  const TileInfo& held = local_.at(*index).info();
+  if (held.capacity_bytes != *capacity || held.layout != tile_layout(block) ||
+      (block.data_type != arch::kDataTypeNoneCode &&
+       block.data_type != numeric::code(held.data_type))) {
+    return illegal(fmt::format(
+        "GMOV destination ({} B, {}, DataType {}) does not match source "
+        "tile {} ({})",
+        *capacity, arch::name(tile_layout(block)), block.data_type, *index, held.describe()));
+  }
+  std::array<unsigned, arch::kPeCount> peer{};
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+    const std::uint64_t tid = block.ior.valid ? block.ior_values[pe][0] : 0;
+    if (arch::pe_selected(binding.pe_mask, pe) && tid > 3) {
+      return illegal(fmt::format("GMOV peer_tid {} of PE{} is not a PE index 0..3", tid, pe));
+    }
+    peer[pe] = static_cast<unsigned>(tid & 3);
+  }
+  PTOVP_TRY_VALUE(plan, plan_destination(binding, *capacity));
+  const LocalTile src = local_.at(*index);  // read old, write new (queue mode may retire it)
+  LocalTile& tile = commit_destination(*plan, src.info(), binding.pe_mask);
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+    if (arch::pe_selected(binding.pe_mask, pe)) {
+      std::copy(src.payload(peer[pe]), src.payload(peer[pe]) + held.capacity_bytes,
+                tile.payload(pe));
+    }
+  }
+  tile.copy_definedness(src);
+  return std::nullopt;
+}
+
+MaybeFault Tlsu::prefetch(const BlockDescriptor& block) {
+  if (block.tile_count != 0 || block.shared_count != 0) {
+    return illegal("TPREFETCH takes no B.IOT or B.IOS binding");
+  }
+  PTOVP_TRY(check_ior(block, 2));
+  PTOVP_TRY(check_datr(block, DatrUse::NoLayout));
+  PTOVP_TRY_VALUE(type, transfer_type(block));
+  PTOVP_TRY_VALUE(lb0, dimension(block, 0));
+  PTOVP_TRY_VALUE(lb1, dimension(block, 1));
+  PTOVP_TRY_VALUE(lb2, dimension(block, 2));
+  const std::uint32_t valid_cols = value_or(*lb0, 1);
+  const std::uint32_t cols = value_or(*lb2, valid_cols);
+  if ((cols & (cols - 1)) != 0 || valid_cols > cols) {
+    return illegal(
+        fmt::format("TPREFETCH Col {} is not a power of two >= ValidCol {}", cols, valid_cols));
+  }
+  TileInfo view;
+  view.data_type = *type;
+  view.valid_rows = view.rows = value_or(*lb1, 1);
+  view.valid_columns = valid_cols;
+  view.columns = cols;
+  // RegSrc1 is a row stride in elements: base + (row * stride + col) * esize.
+  PeAccesses access = accesses(block, cols);
+  const unsigned bits = arch::element_bits(*type);
+  for (PeAccess& a : access)
+    a.row_stride = a.row_stride * bits / 8;
+  const Footprint footprint{&view, access, arch::kAllPes, Ownership::EveryPe};
+  return preflight(memory_, footprint);
+}
+
+MaybeFault Tlsu::local_to_shared(const BlockDescriptor& block, bool publish) {
+  PTOVP_TRY(tmov_bindings(block, true));
+  const TileBinding& binding = block.tiles[0];
+  const arch::SharedBinding& shared = block.shared[0];
+  PTOVP_TRY(check_ior(block, 0));
+  PTOVP_TRY(check_datr(block, DatrUse::NoLayout));
+  PTOVP_TRY_VALUE(index, defined_source(local_, binding.source[0], binding.pe_mask));
+  const LocalTile& source = local_.at(*index);
+  TileInfo candidate = source.info();
+  candidate.location = arch::Location::Any;
+  if (candidate.capacity_bytes != arch::size_code_bytes(shared.size_code)) {
+    return illegal(fmt::format("source tile {} has {} B, B.IOS S{} SizeCode {} is {} B", *index,
+                               candidate.capacity_bytes, shared.shared_id, shared.size_code,
+                               arch::size_code_bytes(shared.size_code)));
+  }
+  PTOVP_TRY(fabric_.check_update(shared.shared_id, candidate, shared.pe_mask,
+                                 local_.capacity_in_use(), tile_capacity_));
+  if (publish) PTOVP_TRY(fabric_.check_publish(shared.shared_id, shared.pe_mask));
+  // Quarter q comes from PE q's own payload at the same element indices.
+  std::vector<std::uint8_t> staged(candidate.capacity_bytes, 0);
+  for (std::uint32_t row = 0; row < candidate.valid_rows; ++row) {
+    for (std::uint32_t col = 0; col < candidate.valid_columns; ++col) {
+      const std::uint32_t slot = arch::storage_index(candidate, row, col);
+      const unsigned q = fabric::Fabric::quarter(candidate, slot);
+      if (arch::pe_selected(shared.pe_mask, q)) {
+        arch::write_slot(staged.data(), candidate.data_type, slot,
+                         arch::read_slot(source.payload(q), candidate.data_type, slot));
+      }
+    }
+  }
+  fabric_.update(shared.shared_id, candidate, staged.data(), shared.pe_mask, publish);
+  return std::nullopt;
+}
+
+MaybeFault Tlsu::shared_to_local(const BlockDescriptor& block, bool broadcast) {
+  PTOVP_TRY(tmov_bindings(block, false));
+  const TileBinding& binding = block.tiles[0];
+  const arch::SharedBinding& shared = block.shared[0];
+  PTOVP_TRY(check_ior(block, 0));
+  PTOVP_TRY(check_datr(block, DatrUse::OrdinaryLayout));
+  PTOVP_TRY_VALUE(capacity, local_size(binding));
+  const unsigned id = shared.shared_id;
+  const arch::SharedTile& record = fabric_.tiles().at(id);
+  const bool legal = fabric_.descriptor_legal(id);
+  unsigned type_code = block.data_type;
+  if (type_code == arch::kDataTypeNoneCode && legal)
+    type_code = numeric::code(record.info.data_type);
+  const auto type = numeric::data_type_from_code(type_code);
+  if (!type)
+    return illegal(fmt::format("TMOV.S2L DataType {} names no tile type", block.data_type));
+  PTOVP_TRY_VALUE(lb0, dimension(block, 0));
+  PTOVP_TRY_VALUE(lb1, dimension(block, 1));
+  PTOVP_TRY_VALUE(lb2, dimension(block, 2));
+  const std::uint32_t valid_cols = value_or(*lb0, legal ? record.info.valid_columns : 1);
+  const std::uint32_t valid_rows = value_or(*lb1, legal ? record.info.valid_rows : 1);
+  const std::uint32_t cols = value_or(*lb2, legal ? record.info.columns : valid_cols);
+  PTOVP_TRY_VALUE(view, fabric_.read_view(id, valid_rows, valid_cols, cols, *type,
+                                          tile_layout(block), *capacity));
+  if (broadcast && (shared.pe_mask != arch::kAllPes || record.allocation_mask != arch::kAllPes ||
+                    !fabric_.published(id))) {
+    return illegal(
+        fmt::format("BROADCAST needs mask 1111 and a published S{} allocated on 1111: "
+                    "mask={} allocation_mask={} published={}",
+                    id, mask_string(shared.pe_mask), mask_string(record.allocation_mask),
+                    fabric_.published(id) ? 1 : 0));
+  }
+  PTOVP_TRY_VALUE(plan, plan_destination(binding, *capacity));
+  LocalTile& tile = commit_destination(*plan, *view, binding.pe_mask);
+  // Each selected PE receives the selected quarters at the same element
+  // indices; with mask 1111 that is the whole Sx (D3, docs/spec-choices.md).
+  for (std::uint32_t row = 0; row < view->rows; ++row) {
+    for (std::uint32_t col = 0; col < view->columns; ++col) {
+      const std::uint32_t slot = arch::storage_index(*view, row, col);
+      if (!arch::pe_selected(shared.pe_mask, fabric::Fabric::quarter(*view, slot))) continue;
+      const std::uint64_t value = fabric_.read_slot(id, *view, slot);
+      for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+        if (arch::pe_selected(binding.pe_mask, pe)) {
+          arch::write_slot(tile.payload(pe), view->data_type, slot, value);
+        }
+      }
+      tile.define_slot(slot, row < view->valid_rows && col < view->valid_columns);
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace ptovp::tlsu

@@ -1,0 +1,61 @@
+// The tile load/store unit: executes one resolved TLSU block (BSTART class 2)
+// against memory, the Local tile file and the Shared fabric.
+//   F0 TLOAD (Local ordinary, Local CUBE ND2M32/ND2M16/ND2N8, Shared)
+//   F1 TSTORE (Local ordinary, Local CUBE M322ND/M162ND/N82ND, Shared mask 1111)
+//   F2 TMOV Local copy, F3 TPREFETCH, F9/F10 TMOV.L2S.INSERT/.PUBLISH,
+//   F11/F12 TMOV.S2L.BROADCAST/.EXTRACT, F13 GMOV, F14 TSTORE.SPART.
+// Every check (schema, attributes, descriptors, allocation, the whole GM
+// footprint: alignment then DataPage) runs before the first effect, so a fault
+// leaves tiles, Shared records, memory and capacity unchanged.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "arch/block_descriptor.hpp"
+#include "arch/fault.hpp"
+#include "arch/local_tile_file.hpp"
+#include "fabric/fabric.hpp"
+#include "memory/memory.hpp"
+
+namespace ptovp::tlsu {
+
+class Tlsu {
+ public:
+  Tlsu(memory::Memory& memory, arch::LocalTileFile& local, fabric::Fabric& fabric)
+      : memory_(memory), local_(local), fabric_(fabric) {}
+
+  // Runs `block` (block.ior_values hold each PE's B.IOR sources) with
+  // `tile_capacity` = TILE_CAPACITY. Tile faults carry address 0 (the caller
+  // supplies the TPC); data faults carry the element address.
+  arch::MaybeFault execute(const arch::BlockDescriptor& block, std::uint64_t tile_capacity);
+
+  // The Local register the last successful block allocated, if any.
+  std::optional<unsigned> last_destination() const { return last_destination_; }
+
+ private:
+  arch::MaybeFault load_local(const arch::BlockDescriptor& block);
+  arch::MaybeFault load_shared(const arch::BlockDescriptor& block);
+  arch::MaybeFault store_local(const arch::BlockDescriptor& block);
+  arch::MaybeFault store_shared(const arch::BlockDescriptor& block);
+  arch::MaybeFault copy_local(const arch::BlockDescriptor& block);
+  arch::MaybeFault prefetch(const arch::BlockDescriptor& block);
+  arch::MaybeFault local_to_shared(const arch::BlockDescriptor& block, bool publish);
+  arch::MaybeFault shared_to_local(const arch::BlockDescriptor& block, bool broadcast);
+  arch::MaybeFault gmov(const arch::BlockDescriptor& block);
+
+  // Plans the block's Local destination; the charge includes Shared records.
+  arch::Expected<arch::AllocationPlan> plan_destination(const arch::TileBinding& binding,
+                                                        std::uint32_t capacity) const;
+  // Commits a planned destination and records it as the block's result.
+  arch::LocalTile& commit_destination(const arch::AllocationPlan& plan, const arch::TileInfo& info,
+                                      std::uint8_t mask);
+
+  memory::Memory& memory_;
+  arch::LocalTileFile& local_;
+  fabric::Fabric& fabric_;
+  std::uint64_t tile_capacity_ = 0;
+  std::optional<unsigned> last_destination_;
+};
+
+}  // namespace ptovp::tlsu

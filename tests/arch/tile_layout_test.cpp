@@ -1,0 +1,162 @@
+// Storage indices checked by walking physical storage in order and naming the
+// logical element each slot must hold (the inverse of storage_index), from the
+// layout tables of state-fabric-firmware.md §1.6.
+#include <gtest/gtest.h>
+
+#include "arch/tile_info.hpp"
+
+namespace ptovp::arch {
+namespace {
+
+using numeric::DataType;
+
+const DataType kCubeTypes[] = {DataType::FP32, DataType::FP16,   DataType::E4M3,
+                               DataType::S8,   DataType::E2M1X2, DataType::U4X2};
+
+TEST(CubeCell, ShapesMatchTheSpecTable) {
+  struct Row {
+    DataType type;
+    unsigned m16r, m16c, m32r, m32c, n8r, n8c;
+  };
+  const Row rows[] = {{DataType::FP32, 16, 2, 32, 1, 4, 8},
+                      {DataType::BF16, 16, 4, 32, 2, 8, 8},
+                      {DataType::HiF8, 16, 8, 32, 4, 16, 8},
+                      {DataType::S4X2, 16, 16, 32, 8, 32, 8}};
+  for (const Row& r : rows) {
+    EXPECT_EQ(cube_cell_rows(Layout::CubeM16, r.type), r.m16r);
+    EXPECT_EQ(cube_cell_columns(Layout::CubeM16, r.type), r.m16c);
+    EXPECT_EQ(cube_cell_rows(Layout::CubeM32, r.type), r.m32r);
+    EXPECT_EQ(cube_cell_columns(Layout::CubeM32, r.type), r.m32c);
+    EXPECT_EQ(cube_cell_rows(Layout::CubeN8, r.type), r.n8r);
+    EXPECT_EQ(cube_cell_columns(Layout::CubeN8, r.type), r.n8c);
+  }
+  EXPECT_EQ(cube_cell_rows(Layout::CubeM16, DataType::FP64), 0u);
+  EXPECT_EQ(cube_cell_rows(Layout::CubeN8, DataType::S64), 0u);
+}
+
+// The M16 4-bit swap exchanges physical inner columns 4..7 and 8..11.
+unsigned unswap(unsigned physical) {
+  if (physical >= 4 && physical < 8) return physical + 4;
+  if (physical >= 8 && physical < 12) return physical - 4;
+  return physical;
+}
+
+TEST(CubeLayout, MLayoutsStackRowMajorCellsAlongColumns) {
+  for (Layout layout : {Layout::CubeM16, Layout::CubeM32}) {
+    for (DataType type : kCubeTypes) {
+      const unsigned height = layout == Layout::CubeM16 ? 16 : 32;
+      const unsigned width = 1024 / (height * element_bits(type));
+      auto tile = make_cube_tile(4096, height - 3, 3 * width + 1, type, layout);
+      ASSERT_TRUE(tile) << tile.fault().reason;
+      EXPECT_EQ(tile->rows, height);
+      EXPECT_EQ(tile->columns, 4 * width);
+      EXPECT_EQ(tile->cube_k_repeat, 4u);
+      EXPECT_EQ(tile->cube_storage_bytes, 4 * 128u);
+      const bool swap = layout == Layout::CubeM16 && element_bits(type) == 4;
+      for (unsigned p = 0; p < 4 * height * width; ++p) {
+        const unsigned cell = p / (height * width);
+        const unsigned within = p % (height * width);
+        const unsigned row = within / width;
+        const unsigned col = cell * width + (swap ? unswap(within % width) : within % width);
+        ASSERT_EQ(storage_index(*tile, row, col), p) << name(layout) << " " << numeric::name(type);
+      }
+    }
+  }
+}
+
+TEST(CubeLayout, N8CellsAreKFastestAndColumnMajor) {
+  for (DataType type : kCubeTypes) {
+    const unsigned rk = 1024 / (8 * element_bits(type));
+    auto tile = make_cube_tile(8192, 2 * rk + 1, 17, type, Layout::CubeN8);
+    ASSERT_TRUE(tile) << tile.fault().reason;
+    EXPECT_EQ(tile->rows, 3 * rk);
+    EXPECT_EQ(tile->columns, 24u);
+    EXPECT_EQ(tile->cube_k_repeat, 3u);
+    EXPECT_EQ(tile->cube_n_repeat, 3u);
+    for (unsigned p = 0; p < 9 * rk * 8; ++p) {
+      const unsigned cell = p / (rk * 8);
+      const unsigned within = p % (rk * 8);
+      const unsigned row = (cell % 3) * rk + within % rk;
+      const unsigned col = (cell / 3) * 8 + within / rk;
+      ASSERT_EQ(storage_index(*tile, row, col), p) << numeric::name(type);
+    }
+  }
+}
+
+TEST(CubeLayout, CapacityAndRowLimitsFault) {
+  // 16x17 FP16 M16 needs 5 CELLs = 640 B.
+  auto small = make_cube_tile(512, 16, 17, DataType::FP16, Layout::CubeM16);
+  ASSERT_FALSE(small);
+  EXPECT_EQ(small.fault().code, FaultCode::TileLegality);
+  EXPECT_TRUE(make_cube_tile(1024, 16, 17, DataType::FP16, Layout::CubeM16));
+  EXPECT_FALSE(make_cube_tile(1024, 17, 4, DataType::FP16, Layout::CubeM16));
+  EXPECT_FALSE(make_cube_tile(1024, 4, 4, DataType::FP64, Layout::CubeM32));
+}
+
+TEST(OrdinaryLayout, FractalsAndLinearOrders) {
+  for (DataType type : {DataType::FP16, DataType::S8, DataType::U4X2, DataType::FP32}) {
+    const unsigned inner = 256 / element_bits(type);
+    const unsigned cols = 2 * inner;
+    const unsigned capacity = 32 * cols * element_bits(type) / 8;  // 32 rows
+    for (Layout layout : {Layout::ZN, Layout::NZ}) {
+      auto tile = make_ordinary_tile(capacity, cols, 30, cols - 1, type, layout, Location::Any,
+                                     kMaxLocalCapacity);
+      ASSERT_TRUE(tile) << tile.fault().reason;
+      ASSERT_EQ(tile->rows, 32u);
+      for (unsigned p = 0; p < 32 * cols; ++p) {
+        const unsigned fractal = p / (16 * inner);
+        const unsigned within = p % (16 * inner);
+        unsigned row = 0;
+        unsigned col = 0;
+        if (layout == Layout::ZN) {  // fractals row-major (2 per fractal row), each column-major
+          row = (fractal / 2) * 16 + within % 16;
+          col = (fractal % 2) * inner + within / 16;
+        } else {  // fractals column-major (2 per fractal column), each row-major
+          row = (fractal % 2) * 16 + within / inner;
+          col = (fractal / 2) * inner + within % inner;
+        }
+        ASSERT_EQ(storage_index(*tile, row, col), p) << name(layout) << numeric::name(type);
+      }
+    }
+    auto cm = make_ordinary_tile(capacity, cols, 5, 3, type, Layout::ColumnMajor, Location::Any,
+                                 kMaxLocalCapacity);
+    ASSERT_TRUE(cm);
+    EXPECT_EQ(storage_index(*cm, 4, 2), 2 * 32 + 4u);
+  }
+  // Fractal layouts need rows % 16 == 0.
+  EXPECT_FALSE(make_ordinary_tile(256, 16, 1, 16, DataType::FP16, Layout::ZN, Location::Any,
+                                  kMaxLocalCapacity));
+  // Columns must be a power of two; valid region must fit.
+  EXPECT_FALSE(make_ordinary_tile(1024, 24, 1, 1, DataType::FP16, Layout::RowMajor, Location::Any,
+                                  kMaxLocalCapacity));
+  EXPECT_FALSE(make_ordinary_tile(1024, 16, 33, 1, DataType::FP16, Layout::RowMajor, Location::Any,
+                                  kMaxLocalCapacity));
+}
+
+TEST(PadValue, SpecWordsTruncatedToTheElement) {
+  EXPECT_EQ(pad_bits(PadValue::Max, DataType::FP16), 0x7bffu);
+  EXPECT_EQ(pad_bits(PadValue::Min, DataType::FP32), 0xff7fffffu);
+  EXPECT_EQ(pad_bits(PadValue::Max, DataType::U8), 0xffu);
+  EXPECT_EQ(pad_bits(PadValue::Min, DataType::S8), 0x80u);
+  EXPECT_EQ(pad_bits(PadValue::Min, DataType::U4X2), 0u);
+  EXPECT_EQ(pad_bits(PadValue::Max, DataType::E2M1X2), 0xFu);
+  EXPECT_EQ(pad_bits(PadValue::Min, DataType::S4X2), 0u);  // 0x8000.. truncated
+  EXPECT_EQ(pad_bits(PadValue::Zero, DataType::FP32), 0u);
+  EXPECT_EQ(pad_bits(PadValue::Null, DataType::FP32), 0u);
+}
+
+TEST(Slots, FourBitSlotsPackLowNibbleFirst) {
+  std::uint8_t payload[4] = {};
+  write_slot(payload, DataType::S4X2, 0, 0x3);
+  write_slot(payload, DataType::S4X2, 1, 0xA);
+  write_slot(payload, DataType::S4X2, 5, 0x7);
+  EXPECT_EQ(payload[0], 0xA3);
+  EXPECT_EQ(payload[2], 0x70);
+  EXPECT_EQ(read_slot(payload, DataType::S4X2, 1), 0xAu);
+  write_slot(payload, DataType::FP16, 1, 0xBEEF);
+  EXPECT_EQ(payload[2], 0xEF);
+  EXPECT_EQ(payload[3], 0xBE);
+}
+
+}  // namespace
+}  // namespace ptovp::arch

@@ -1,0 +1,51 @@
+#include "memory/memory.hpp"
+
+#include <gtest/gtest.h>
+
+namespace ptovp::memory {
+namespace {
+
+using arch::FaultCode;
+
+TEST(Memory, LittleEndianScalarAccess) {
+  Memory mem(0x1000, 256);
+  ASSERT_FALSE(mem.store(0x1008, 8, 0x0102030405060708ULL));
+  EXPECT_EQ(*mem.load(0x1008, 1), 0x08u);
+  EXPECT_EQ(*mem.load(0x100E, 2), 0x0102u);
+  EXPECT_EQ(*mem.load(0x1008, 4), 0x05060708u);
+  EXPECT_EQ(mem.direct(0x1008, 8)[7], 0x01);
+}
+
+TEST(Memory, AlignmentIsCheckedBeforeTheBound) {
+  Memory mem(0, 64);
+  auto misaligned_outside = mem.load(0x101, 4);
+  ASSERT_FALSE(misaligned_outside);
+  EXPECT_EQ(misaligned_outside.fault().code, FaultCode::DataAlignment);
+  EXPECT_EQ(misaligned_outside.fault().trap(), 34u);
+  EXPECT_EQ(misaligned_outside.fault().address, 0x101u);
+  auto outside = mem.store(64, 4, 1);
+  ASSERT_TRUE(outside);
+  EXPECT_EQ(outside->code, FaultCode::DataPage);
+  EXPECT_EQ(outside->trap(), 35u);
+  EXPECT_EQ(outside->address, 64u);
+  auto straddle = mem.load(60, 8);
+  ASSERT_FALSE(straddle);
+  EXPECT_EQ(straddle.fault().code, FaultCode::DataAlignment);
+  EXPECT_TRUE(mem.load(56, 8));
+}
+
+TEST(Memory, BoundsNeverWrapAndDirectReturnsNull) {
+  Memory mem(0x1000, 16);
+  EXPECT_EQ(mem.direct(0xFFF, 1), nullptr);
+  EXPECT_EQ(mem.direct(0x1000, 17), nullptr);
+  EXPECT_EQ(mem.direct(~0ULL, 2), nullptr);
+  EXPECT_NE(mem.direct(0x1000, 16), nullptr);
+  std::uint8_t buf[4] = {1, 2, 3, 4};
+  EXPECT_TRUE(mem.write(0x100E, buf, 4));
+  EXPECT_EQ(*mem.load(0x100E, 1), 0u);  // the faulting write changed nothing
+  EXPECT_THROW(Memory(~0ULL, 2), std::invalid_argument);
+  EXPECT_THROW(Memory(0, 0), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace ptovp::memory
