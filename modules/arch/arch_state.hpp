@@ -100,8 +100,7 @@ struct TrapContext {
   std::uint64_t commit_argument = 0;
   BlockControl block;
   BlockDescriptor header;
-  ScalarQueue t_queue;
-  ScalarQueue u_queue;
+  std::array<std::array<ScalarQueue, 2>, kPeCount> queues{};  // per PE: [0] = T, [1] = U
   std::array<std::uint32_t, kPredicateCount> predicates{};
 };
 
@@ -145,7 +144,9 @@ class ArchState {
   void advance_cycle(std::uint64_t n = 1) { cycle_ += n; }
 
   // Architectural members the front end and block builder drive directly.
-  std::array<ScalarQueue, 2> queues;  // [0] = T, [1] = U
+  // Per PE (lockstep execution gives each PE its own queue values): [pe][0] =
+  // T, [pe][1] = U.
+  std::array<std::array<ScalarQueue, 2>, kPeCount> queues;
   std::uint64_t pc = 0;               // TPC
   std::uint64_t return_address = 0;
   std::uint64_t commit_argument = 0;

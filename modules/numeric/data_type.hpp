@@ -80,8 +80,12 @@ inline constexpr std::array<DataTypeInfo, 25> kDataTypes{{
 }};
 
 const DataTypeInfo& info(DataType type);
-inline std::string_view name(DataType type) { return info(type).name; }
-inline unsigned code(DataType type) { return static_cast<unsigned>(type); }
+inline std::string_view name(DataType type) {
+  return info(type).name;
+}
+inline unsigned code(DataType type) {
+  return static_cast<unsigned>(type);
+}
 
 // nullopt for reserved codes and for 31 (DTYPE_NONE).
 std::optional<DataType> data_type_from_code(unsigned code);
@@ -90,12 +94,18 @@ DataType require_data_type(unsigned code, std::string_view field);
 // Exact spec spelling ("HiF8", "E4M3", ...); case-insensitive.
 std::optional<DataType> data_type_from_name(std::string_view name);
 
-inline bool is_floating(DataType t) { return info(t).kind == TypeKind::Floating; }
+inline bool is_floating(DataType t) {
+  return info(t).kind == TypeKind::Floating;
+}
 inline bool is_integer(DataType t) {
   return info(t).kind == TypeKind::Signed || info(t).kind == TypeKind::Unsigned;
 }
-inline bool is_signed_integer(DataType t) { return info(t).kind == TypeKind::Signed; }
-inline bool is_packed(DataType t) { return info(t).lanes == 2; }
+inline bool is_signed_integer(DataType t) {
+  return info(t).kind == TypeKind::Signed;
+}
+inline bool is_packed(DataType t) {
+  return info(t).lanes == 2;
+}
 
 // Packed X2 lane order: logical element 2i is bits 3:0 of byte i, element
 // 2i+1 bits 7:4 (PackedTileNibbleFromWord).

@@ -12,7 +12,12 @@ namespace ptovp::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;     // a check failed (mismatching vector, failing case)
 inline constexpr int kExitUsage = 2;       // bad input: options, files, configuration
+inline constexpr int kExitTrap = 100;      // run: a trap other than EBREAK halted the firmware
+inline constexpr int kExitLimit = 101;     // run: --max-instructions stopped the firmware
 
 void add_vectors_command(CLI::App& app, int& exit_status);
+void add_asm_command(CLI::App& app, int& exit_status);
+void add_dis_command(CLI::App& app, int& exit_status);
+void add_run_command(CLI::App& app, int& exit_status);
 
 }  // namespace ptovp::cli

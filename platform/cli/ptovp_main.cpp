@@ -8,6 +8,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   int exit_status = ptovp::cli::kExitOk;
   ptovp::cli::add_vectors_command(app, exit_status);
+  ptovp::cli::add_asm_command(app, exit_status);
+  ptovp::cli::add_dis_command(app, exit_status);
+  ptovp::cli::add_run_command(app, exit_status);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

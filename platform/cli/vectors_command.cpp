@@ -13,6 +13,9 @@ namespace {
 
 vectors::VectorKindRegistry all_vector_kinds() {
   vectors::VectorKindRegistry registry;
+  vectors::register_numeric_kinds(registry);
+  vectors::register_dot_kinds(registry);
+  vectors::register_decode_kinds(registry);
   return registry;
 }
 

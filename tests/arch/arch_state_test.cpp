@@ -35,7 +35,7 @@ TEST(ArchState, ResetMatchesResetAsl) {
   ArchState state;
   state.set_gpr(2, 5, 77);
   state.pc = 0x100;
-  state.queues[0].push(9);
+  state.queues[0][0].push(9);
   state.set_predicate(3, 1);
   ASSERT_FALSE(state.write_ssr(static_cast<std::uint32_t>(Ssr::ThreadPtr), 5));
   state.raise_numeric_flags(0x3);
@@ -45,7 +45,7 @@ TEST(ArchState, ResetMatchesResetAsl) {
       EXPECT_EQ(state.gpr(pe, r), 0u);
   }
   EXPECT_EQ(state.pc, 0u);
-  EXPECT_FALSE(state.queues[0].valid[0]);
+  EXPECT_FALSE(state.queues[0][0].valid[0]);
   EXPECT_EQ(state.predicate(0), 0xFFFFFFFFu);  // P0 reads all ones
   EXPECT_EQ(state.predicate(3), 0u);
   EXPECT_EQ(*state.read_ssr(0, 0x0023), 1u);       // VERSION

@@ -1,0 +1,104 @@
+// The block builder (asl/block/model/**): accumulates the header commands of
+// the active block into ArchState::header, enforces their placement,
+// duplicate and ordering rules at the command, and completes the block at
+// BSTOP / C.BSTOP / L.BSTOP, the next BSTART or B.HINT TRACE in the order of
+// CompleteBundleAt: no block -> BundleControl, odd continuation or commit PC
+// -> InstructionPC, B.CATR.DR outside TileElement/TileMemory -> BundleControl,
+// zero-mask no-op, the unit's preflight and effects, then the clear and the
+// B.CATR post-commit trap. A fault before the clear leaves the block active
+// with its whole header, so re-executing the stop retries the commit.
+//
+// Every method reads the current instruction's address from ArchState::pc
+// (the TPC), reports faults with that address, and writes TPC only for starts
+// and stops; the front end advances TPC past other commands.
+#pragma once
+
+#include <cstdint>
+
+#include "arch/arch_state.hpp"
+#include "arch/block_descriptor.hpp"
+#include "arch/fault.hpp"
+#include "block_builder/block_executors.hpp"
+
+namespace ptovp::block_builder {
+
+// When a block's header ends (block-frontend.md §5.5; the ASL never sets
+// _BundleBodyActive from the instruction stream).
+enum class BodyEntry : std::uint8_t {
+  // The first scalar instruction inside an active block enters the body; a
+  // later header command raises BundleControl (the contracts' reading).
+  FirstScalar,
+  // The body is never entered: header commands are accepted anywhere in the
+  // block, and SETC / SYS instructions only need an active block.
+  Never,
+};
+
+// A decoded block start (every BSTART*, C.BSTART*, BSTART.CALL/ICALL).
+struct StartRequest {
+  unsigned length_bytes = 4;
+  arch::BlockKind kind = arch::BlockKind::Standard;
+  arch::TransferType transfer = arch::TransferType::Fallthrough;
+  std::int64_t offset_halfwords = 0;  // DIRECT / COND / CALL: target = TPC + 2 * offset
+  std::int64_t return_halfwords = 0;  // CALL / ICALL uimm5
+  bool operation_valid = false;       // tile starts
+  arch::OperationClass operation_class = arch::OperationClass::Tlsu;
+  unsigned function = 0;
+  unsigned data_type = 0;
+  unsigned mode = 0;
+};
+
+class BlockBuilder {
+ public:
+  BlockBuilder(arch::ArchState& state, BlockExecutors executors,
+               BodyEntry body_entry = BodyEntry::FirstScalar)
+      : state_(state), executors_(std::move(executors)), body_entry_(body_entry) {}
+
+  BodyEntry body_entry() const { return body_entry_; }
+  // Header phase: an active block whose body has not started.
+  bool in_header() const { return state_.block.active && !state_.block.body_active; }
+  // A scalar instruction executes: inside an active block it enters the body.
+  void note_scalar();
+
+  arch::MaybeFault start(const StartRequest& request);
+  // BSTOP / C.BSTOP / L.BSTOP of `length_bytes`.
+  arch::MaybeFault stop(unsigned length_bytes);
+  // B.HINT TRACE: completes the active block, then opens an empty Standard
+  // fallthrough block carrying the trace hint.
+  arch::MaybeFault hint_trace(unsigned length_bytes, bool trace_end);
+
+  arch::MaybeFault control_attributes(const arch::ControlAttributes& attributes);
+  arch::MaybeFault data_attributes(const arch::DataAttributes& attributes);
+  arch::MaybeFault fp_attributes(std::uint32_t word);
+  // LB`index` = value (B.DIM already cut the sum to 16 bits, C.B.DIMI is imm8).
+  arch::MaybeFault dimension(unsigned index, std::uint64_t value);
+  arch::MaybeFault hint(std::uint32_t word);
+  arch::MaybeFault scalar_binding(const arch::ScalarBinding& binding);
+  // B.IOT; binding.pe_mask 0 is the strict no-op.
+  arch::MaybeFault tile_binding(const arch::TileBinding& binding);
+  // B.IOS; binding.pe_mask 0 is the strict no-op.
+  arch::MaybeFault shared_binding(const arch::SharedBinding& binding);
+
+  // CompleteBundleAt(continuation): commits the active block (ACRE uses it on
+  // the SYS block it runs in).
+  arch::MaybeFault complete(std::uint64_t continuation);
+
+  // Trap entry (platform choice D7): the block state is banked in the trap
+  // context, so the live block is cleared and a handler can open its own.
+  void clear_live_block();
+
+ private:
+  arch::Fault fault(arch::FaultCode code, std::string reason) const;
+  arch::MaybeFault require_header(const char* command) const;
+  arch::MaybeFault execute_operation();
+  // StopBundleAt after a successful commit.
+  arch::MaybeFault finish(std::uint64_t next_pc);
+  // BeginBundleAt.
+  void begin(const StartRequest& request, std::uint64_t start_pc, std::uint64_t sequential,
+             std::uint64_t target, std::uint64_t return_target);
+
+  arch::ArchState& state_;
+  BlockExecutors executors_;
+  BodyEntry body_entry_;
+};
+
+}  // namespace ptovp::block_builder

@@ -1,0 +1,157 @@
+#include "cube/cube_unit.hpp"
+
+#include <fmt/format.h>
+
+#include "cube/cube_preflight.hpp"
+#include "cube/operand_view.hpp"
+#include "numeric/dot_kernel.hpp"
+
+namespace ptovp::cube {
+
+namespace {
+
+// One PE's results before publication.
+struct Staged {
+  std::vector<std::uint64_t> d;
+  std::vector<std::uint32_t> row_max, group_max;
+};
+
+// PE `pe`'s kernel view of an operand: Local payloads are per PE, a Shared
+// record has one payload; `first_row`/`rows` slice the logical rows.
+numeric::OperandView view_of(const OperandSource& source, const arch::LocalTileFile& local,
+                             const fabric::Fabric& fabric, unsigned pe, std::uint32_t first_row,
+                             std::uint32_t rows, std::uint32_t cols) {
+  const std::uint8_t* payload = source.shared ? fabric.tiles().at(source.index).payload.data()
+                                              : local.at(source.index).payload(pe);
+  return tile_view(source.info, payload, first_row, rows, cols, source.transposed);
+}
+
+}  // namespace
+
+CubeOutcome CubeUnit::execute(const arch::BlockDescriptor& block) {
+  last_destinations_.clear();
+  CubePlan plan;
+  CubeOutcome outcome = CubePreflight(local_, fabric_, config_).run(block, plan);
+  if (!outcome.done() || plan.noop) return outcome;
+
+  // Compute every active PE into staging; sources are read in place.
+  const fpatr::PostProcessUnit& pp = *plan.post;
+  const std::uint32_t n = plan.n;
+  const std::uint32_t k = plan.k;
+  const std::uint32_t groups = pp.group_max() ? pp.groups(n) : 0;
+  std::array<Staged, arch::kPeCount> staged;
+  std::vector<std::uint32_t> accumulator;
+  std::uint8_t flags = 0;
+  // A Local block gives every PE the same shapes: its views are built once and
+  // only their payload pointers change per PE; a cooperative split rebuilds them.
+  auto build = [&](unsigned pe) {
+    const std::uint32_t rows = plan.split.rows(pe);
+    // Shared primaries and their scales are sliced to the PE's group rows;
+    // Local operands already hold exactly the PE's rows.
+    const std::uint32_t shared_first = plan.split.first_row(pe);
+    auto a_first = [&](const OperandSource& s) { return s.shared ? shared_first : 0u; };
+    numeric::DotOperands ops;
+    ops.profile = plan.profile;
+    ops.a = view_of(*plan.a, local_, fabric_, pe, a_first(*plan.a), rows, k);
+    ops.b = view_of(*plan.b, local_, fabric_, pe, 0, k, n);
+    if (plan.a_scale) {
+      const auto g = static_cast<std::uint32_t>(mx_scale_groups(k, plan.a_type));
+      ops.a_scale = view_of(*plan.a_scale, local_, fabric_, pe, a_first(*plan.a_scale), rows, g);
+    }
+    if (plan.b_scale) {
+      const auto g = static_cast<std::uint32_t>(mx_scale_groups(k, plan.b_type));
+      ops.b_scale = view_of(*plan.b_scale, local_, fabric_, pe, 0, g, n);
+    }
+    if (plan.c) ops.c = view_of(*plan.c, local_, fabric_, pe, 0, rows, n);
+    if (plan.c_scale) ops.c_scale = view_of(*plan.c_scale, local_, fabric_, pe, 0, rows, 1);
+    if (plan.bias_tile) ops.bias = view_of(*plan.bias_tile, local_, fabric_, pe, 0, 1, n);
+    return ops;
+  };
+  auto repoint = [&](numeric::DotOperands& ops, unsigned pe) {
+    auto set = [&](numeric::OperandView& view, const std::optional<OperandSource>& source) {
+      if (source && !source->shared) view.data = local_.at(source->index).payload(pe);
+    };
+    set(ops.a, plan.a);
+    set(ops.b, plan.b);
+    if (ops.a_scale) set(*ops.a_scale, plan.a_scale);
+    if (ops.b_scale) set(*ops.b_scale, plan.b_scale);
+    if (ops.c) set(*ops.c, plan.c);
+    if (ops.c_scale) set(*ops.c_scale, plan.c_scale);
+    if (ops.bias) set(*ops.bias, plan.bias_tile);
+  };
+  std::optional<numeric::DotOperands> shared_shape;
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+    const std::uint32_t rows = plan.split.rows(pe);
+    if (rows == 0) continue;
+    if (plan.split.cooperative() || !shared_shape) {
+      shared_shape = build(pe);
+    } else {
+      repoint(*shared_shape, pe);
+    }
+    const numeric::DotOperands& ops = *shared_shape;
+    accumulator.resize(std::size_t{rows} * n);
+    flags |= numeric::dot(ops, accumulator.data());
+
+    Staged& out = staged[pe];
+    out.d.resize(accumulator.size());
+    out.row_max.resize(pp.row_max() ? rows : 0);
+    out.group_max.resize(std::size_t{rows} * groups);
+    const fpatr::Parameters parameters =
+        pp.parameters(block, pe, local_, plan.post_sources.data(), rows, n);
+    flags |= pp.run(accumulator.data(), rows, n, parameters,
+                    {out.d.data(), out.row_max.data(), out.group_max.data()});
+  }
+
+  // Allocate the output group; a failure releases what the group took.
+  const std::uint8_t mask = plan.split.active_mask();
+  const std::uint64_t shared_in_use = fabric_.tiles().capacity_in_use();
+  for (const CubePlan::Destination& destination : plan.destinations) {
+    auto placed =
+        local_.plan(destination.binding->destination_hand, mask, destination.info.capacity_bytes,
+                    shared_in_use, state_.tile_capacity());
+    if (!placed) {
+      for (unsigned index : last_destinations_)
+        local_.release(index);
+      last_destinations_.clear();
+      return {placed.fault(), std::nullopt};
+    }
+    local_.commit(*placed, destination.info, mask);
+    last_destinations_.push_back(placed->index);
+  }
+
+  // Publish D, RowMaxOut, GroupMaxOut and the status flags together.
+  auto publish = [&](unsigned index, std::uint32_t cols, auto value) {
+    arch::LocalTile& tile = local_.at(index);
+    const arch::TileInfo& info = tile.info();
+    std::vector<std::uint32_t> slots(std::size_t{info.valid_rows} * cols);
+    for (std::uint32_t r = 0; r < info.valid_rows; ++r)
+      for (std::uint32_t c = 0; c < cols; ++c)
+        slots[std::size_t{r} * cols + c] = arch::storage_index(info, r, c);
+    for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+      for (std::uint32_t r = 0; r < plan.split.rows(pe); ++r) {
+        for (std::uint32_t c = 0; c < cols; ++c) {
+          arch::write_slot(tile.payload(pe), info.data_type, slots[std::size_t{r} * cols + c],
+                           value(staged[pe], std::size_t{r}, std::size_t{c}));
+        }
+      }
+    }
+    tile.define_valid_region();
+  };
+  std::size_t next = 0;
+  publish(last_destinations_[next++], n,
+          [n](const Staged& s, std::size_t r, std::size_t c) { return s.d[r * n + c]; });
+  if (pp.row_max()) {
+    publish(last_destinations_[next++], 1,
+            [](const Staged& s, std::size_t r, std::size_t) { return s.row_max[r]; });
+  }
+  if (pp.group_max()) {
+    publish(last_destinations_[next], groups,
+            [groups](const Staged& s, std::size_t r, std::size_t c) {
+              return s.group_max[r * groups + c];
+            });
+  }
+  state_.raise_numeric_flags(flags);
+  return {};
+}
+
+}  // namespace ptovp::cube

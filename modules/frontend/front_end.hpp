@@ -1,0 +1,95 @@
+// The instruction front end: fetch through the memory's direct pointer,
+// length decode, decode (cached per PC), then dispatch: header commands and
+// starts/stops to the block builder, the scalar subset to the scalar unit,
+// EBREAK / ASSERT / ACRC / ACRE and every fault to the trap unit. One step()
+// is one instruction attempt.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <ostream>
+
+#include "arch/arch_state.hpp"
+#include "block_builder/block_builder.hpp"
+#include "frontend/host_services.hpp"
+#include "frontend/instruction_plan.hpp"
+#include "frontend/scalar_unit.hpp"
+#include "frontend/trap_unit.hpp"
+#include "isa/decoder.hpp"
+#include "memory/memory.hpp"
+
+namespace ptovp::frontend {
+
+enum class HaltKind : std::uint8_t {
+  Breakpoint,  // EBREAK with EVBASE = 0: exit_code is its immediate
+  HostExit,    // host service exit: exit_code is the firmware's status
+  Trap,        // any other trap with EVBASE = 0
+};
+
+// Why and where the run stopped, with what the fault report needs.
+struct Halt {
+  HaltKind kind = HaltKind::Trap;
+  int exit_code = 0;
+  arch::Fault fault;
+  std::uint64_t pc = 0;
+  std::optional<isa::DecodedInstruction> instruction;  // absent when the fetch failed
+  arch::BlockControl block;                            // the block as it was at the fault
+  arch::BlockDescriptor header;
+};
+
+struct FrontEndOptions {
+  bool host_services = true;  // ACRC with EVBASE = 0 in ACR0 is a host call
+};
+
+class FrontEnd {
+ public:
+  FrontEnd(arch::ArchState& state, memory::Memory& memory, block_builder::BlockBuilder& builder,
+           std::ostream& out, std::ostream& err, FrontEndOptions options = {},
+           isa::IsaRelease release = isa::kDefaultRelease);
+
+  // Executes the instruction at TPC; returns the halt when the run stops.
+  std::optional<Halt> step();
+  std::uint64_t instructions() const { return instructions_; }
+
+  // Fetch and decode without executing (fault reports, tracing).
+  arch::Expected<isa::DecodedInstruction> fetch_decode(std::uint64_t pc) const;
+
+ private:
+  struct CacheEntry {
+    std::uint64_t pc = ~std::uint64_t{0};
+    std::uint64_t word = 0;
+    isa::DecodedInstruction decoded;
+    const FormPlan* plan = nullptr;
+  };
+  static constexpr std::size_t kCacheEntries = 4096;
+
+  arch::Expected<std::pair<std::uint64_t, unsigned>> fetch(std::uint64_t pc) const;
+  // The entry still holds the instruction in memory at pc (checked against
+  // the bytes, so stores into code are seen).
+  bool cached(const CacheEntry& entry, std::uint64_t pc) const;
+  arch::MaybeFault execute(const isa::DecodedInstruction& insn, const FormPlan& plan);
+  arch::MaybeFault command(const isa::DecodedInstruction& insn, const FormPlan& plan);
+  arch::MaybeFault scalar(const isa::DecodedInstruction& insn, const FormPlan& plan);
+  // ScalarOperationApplicable (BundleControl when not).
+  arch::MaybeFault applicable(const FormPlan& plan) const;
+  arch::MaybeFault close_request(unsigned request_type);
+  arch::Fault fault(arch::FaultCode code, std::string reason) const;
+  std::optional<Halt> trap(const arch::Fault& fault, const CacheEntry* entry,
+                           std::uint64_t resume_tpc, unsigned target_ring);
+
+  arch::ArchState& state_;
+  memory::Memory& memory_;
+  block_builder::BlockBuilder& builder_;
+  ScalarUnit scalar_;
+  TrapUnit traps_;
+  HostServices host_;
+  FrontEndOptions options_;
+  const isa::Decoder& decoder_;
+  const InstructionPlans& plans_;
+  std::vector<CacheEntry> cache_;
+  std::uint64_t instructions_ = 0;
+  std::optional<int> host_exit_;  // set by a host service exit during execute()
+};
+
+}  // namespace ptovp::frontend

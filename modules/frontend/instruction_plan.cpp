@@ -1,0 +1,266 @@
+#include "frontend/instruction_plan.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ptovp::frontend {
+
+using arch::BlockKind;
+using arch::TransferType;
+
+namespace {
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+bool contains(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
+
+std::int8_t field(const isa::FormInfo& form, std::string_view name) {
+  return static_cast<std::int8_t>(isa::field_index(form, name));
+}
+
+// The first immediate-like field the form has.
+std::int8_t immediate_field(const isa::FormInfo& form) {
+  for (std::string_view name : {"uimm12", "simm12", "uimm24", "simm24", "simm5", "imm20", "imm",
+                                "simm32", "uimm32", "simm22", "uimm5", "imm4", "imm5", "shamt"}) {
+    if (auto index = field(form, name); index >= 0) return index;
+  }
+  return -1;
+}
+
+void plan_block_start(const isa::FormInfo& form, FormPlan& plan) {
+  const std::string_view m = form.mnemonic;
+  const std::string_view text = form.asm_template;
+  plan.op = Op::Start;
+  plan.imm = -1;
+  for (std::string_view name : {"simm25", "simm17", "simm12"}) {
+    if (auto index = field(form, name); index >= 0) plan.imm = index;
+  }
+  plan.srcd = field(form, "uimm5");  // CALL / ICALL return offset
+  if (contains(m, ".FP")) plan.kind = BlockKind::Floating;
+  if (contains(m, ".SYS")) plan.kind = BlockKind::System;
+  if (m == "BSTART.CALL")
+    plan.transfer = TransferType::Call;
+  else if (m == "BSTART.ICALL")
+    plan.transfer = TransferType::IndirectCall;
+  else if (contains(text, " DIRECT"))
+    plan.transfer = TransferType::Direct;
+  else if (contains(text, " COND"))
+    plan.transfer = TransferType::Conditional;
+  else if (contains(text, " RET"))
+    plan.transfer = TransferType::Return;
+  else if (contains(text, " IND"))
+    plan.transfer = TransferType::Indirect;
+  plan.branch_type_field = field(form, "BrType") >= 0;
+  plan.rd = field(form, "BrType");
+  // Tile starts carry DataType; their class and function come from the word.
+  plan.tile_start = field(form, "DataType") >= 0;
+  plan.rtype = field(form, "DataType");
+  plan.shamt = field(form, "Mode");
+}
+
+void plan_command(const isa::FormInfo& form, FormPlan& plan) {
+  const std::string_view h = form.semantic_handler;
+  if (h == "ExecuteBundleStart") return plan_block_start(form, plan);
+  if (h == "ExecuteBundleStop")
+    plan.op = Op::Stop;
+  else if (h == "SetBundleControlAttributes")
+    plan.op = Op::ControlAttributes;
+  else if (h == "SetBundleDataAttributes")
+    plan.op = Op::DataAttributes;
+  else if (h == "SetBundleFixedPointAttributes")
+    plan.op = Op::FpAttributes;
+  else if (h == "BindBundleScalarIO")
+    plan.op = Op::ScalarBinding;
+  else if (h == "BindBundleTileIO")
+    plan.op = Op::TileBinding;
+  else if (h == "BindBundleSharedIO")
+    plan.op = Op::SharedBinding;
+  else if (h == "SetBundleHint")
+    plan.op = field(form, "B/E") >= 0 ? Op::HintTrace : Op::Hint;
+  else if (h == "SetBundleDimension") {
+    plan.op = field(form, "RegSrc") >= 0 ? Op::Dimension : Op::DimensionImmediate;
+    // B.DIM's target LB is the form's fixed bits [14:12].
+    plan.dimension = static_cast<std::uint8_t>((form.match >> 12) & 3);
+  }
+}
+
+// L{B,H,W,D}[U][I][.U] / S{B,H,W,D}[I][.U], with HL. and C. prefixes.
+bool plan_memory(const isa::FormInfo& form, FormPlan& plan) {
+  const std::string_view group = form.semantic_group;
+  const bool load = starts_with(group, "LDA/");
+  if (!load && !starts_with(group, "STA/")) return false;
+  if (!(contains(group, "BASE_IMM") || contains(group, "BASE_REG") || contains(group, "UNSCALED") ||
+        contains(group, "LONG"))) {
+    return false;  // pair, pre/post-index and PC-relative forms are not modelled yet
+  }
+  std::string_view m = form.mnemonic;
+  plan.compressed = starts_with(m, "C.");
+  if (plan.compressed) m.remove_prefix(2);
+  if (starts_with(m, "HL.")) m.remove_prefix(3);
+  const bool unscaled = contains(m, ".U");
+  const char width = m.size() > 1 ? m[1] : '?';
+  plan.size = width == 'B' ? 1 : width == 'H' ? 2 : width == 'W' ? 4 : width == 'D' ? 8 : 0;
+  if (plan.size == 0) return false;
+  const std::string_view stem = m.substr(0, m.find('.'));
+  plan.sign_extend = load && stem.find('U') == std::string_view::npos;
+  plan.scale = unscaled ? 0
+                        : static_cast<std::uint8_t>(plan.size == 1   ? 0
+                                                    : plan.size == 2 ? 1
+                                                    : plan.size == 4 ? 2
+                                                                     : 3);
+  plan.op = load ? Op::Load : Op::Store;
+  plan.imm = -1;
+  for (std::string_view name : {"simm5", "simm12", "simm22"}) {
+    if (auto index = field(form, name); index >= 0) plan.imm = index;
+  }
+  return true;
+}
+
+std::optional<Condition> condition_of(std::string_view suffix) {
+  if (starts_with(suffix, "EQ")) return Condition::Eq;
+  if (starts_with(suffix, "NE")) return Condition::Ne;
+  if (starts_with(suffix, "LTU")) return Condition::Ltu;
+  if (starts_with(suffix, "GEU")) return Condition::Geu;
+  if (starts_with(suffix, "LT")) return Condition::Lt;
+  if (starts_with(suffix, "GE")) return Condition::Ge;
+  return std::nullopt;
+}
+
+// CMP.* and SETC.* (and C.SETC.EQ/NE).
+bool plan_compare(const isa::FormInfo& form, FormPlan& plan) {
+  std::string_view m = form.mnemonic;
+  if (starts_with(m, "C.")) m.remove_prefix(2);
+  const bool setc = starts_with(m, "SETC.");
+  if (!setc && !starts_with(m, "CMP.")) return false;
+  const std::string_view suffix = m.substr(m.find('.') + 1);
+  const bool immediate = plan.imm >= 0;
+  if (suffix == "TGT") {
+    plan.op = Op::SetCommitTarget;
+    return true;
+  }
+  if (starts_with(suffix, "AND") || starts_with(suffix, "OR")) {
+    plan.logical_or = starts_with(suffix, "OR");
+    plan.op = setc ? (immediate ? Op::SetCommitLogicalImmediate : Op::SetCommitLogical)
+                   : (immediate ? Op::CompareLogicalImmediate : Op::CompareLogical);
+  } else if (auto condition = condition_of(suffix)) {
+    plan.condition = *condition;
+    plan.op = setc ? (immediate ? Op::SetCommitImmediate : Op::SetCommit)
+                   : (immediate ? Op::CompareImmediate : Op::Compare);
+  } else {
+    return false;
+  }
+  plan.commit_setter = setc;
+  return true;
+}
+
+void plan_scalar(const isa::FormInfo& form, FormPlan& plan) {
+  const std::string_view m = form.mnemonic;
+  plan.rd = field(form, "RegDst");
+  plan.srcl = field(form, "SrcL");
+  plan.srcr = field(form, "SrcR");
+  plan.srcd = field(form, "SrcD");
+  plan.srcp = field(form, "SrcP");
+  plan.rtype = field(form, "SrcRType");
+  plan.shamt = field(form, "shamt");
+  plan.imm = immediate_field(form);
+  if (plan.imm == plan.shamt) plan.imm = -1;
+  plan.system_block = form.semantic_group == "SYS" && m != "SETC.TGT";
+  if (plan_memory(form, plan) || plan_compare(form, plan)) return;
+
+  struct Named {
+    std::string_view mnemonic;
+    Op op;
+    BinaryKind binary;
+  };
+  static constexpr Named kNamed[] = {
+      {"ADD", Op::Binary, BinaryKind::Add},
+      {"SUB", Op::Binary, BinaryKind::Sub},
+      {"AND", Op::Binary, BinaryKind::And},
+      {"OR", Op::Binary, BinaryKind::Or},
+      {"XOR", Op::Binary, BinaryKind::Xor},
+      {"ADDI", Op::BinaryImmediate, BinaryKind::Add},
+      {"SUBI", Op::BinaryImmediate, BinaryKind::Sub},
+      {"HL.ADDI", Op::BinaryImmediate, BinaryKind::Add},
+      {"SLLI", Op::BinaryImmediate, BinaryKind::Sll},
+      {"SRLI", Op::BinaryImmediate, BinaryKind::Srl},
+      {"SRAI", Op::BinaryImmediate, BinaryKind::Sra},
+      {"SLL", Op::Shift, BinaryKind::Sll},
+      {"SRL", Op::Shift, BinaryKind::Srl},
+      {"SRA", Op::Shift, BinaryKind::Sra},
+      {"C.ADD", Op::CompressedBinary, BinaryKind::Add},
+      {"C.SUB", Op::CompressedBinary, BinaryKind::Sub},
+      {"C.AND", Op::CompressedBinary, BinaryKind::And},
+      {"C.OR", Op::CompressedBinary, BinaryKind::Or},
+      {"C.ADDI", Op::CompressedBinary, BinaryKind::Add},
+      {"MUL", Op::Multiply, BinaryKind::Add},
+      {"C.MOVR", Op::Move, BinaryKind::Add},
+      {"ADDTPC", Op::AddToPc, BinaryKind::Add},
+      {"CSEL", Op::Select, BinaryKind::Add},
+      {"J", Op::Jump, BinaryKind::Add},
+      {"JR", Op::JumpRegister, BinaryKind::Add},
+      {"SETRET", Op::SetReturn, BinaryKind::Add},
+      {"C.SETRET", Op::SetReturn, BinaryKind::Add},
+      {"SSRGET", Op::SystemRegisterGet, BinaryKind::Add},
+      {"HL.SSRGET", Op::SystemRegisterGet, BinaryKind::Add},
+      {"SSRSET", Op::SystemRegisterSet, BinaryKind::Add},
+      {"HL.SSRSET", Op::SystemRegisterSet, BinaryKind::Add},
+      {"FENCE.D", Op::Fence, BinaryKind::Add},
+      {"FENCE.I", Op::Fence, BinaryKind::Add},
+      {"EBREAK", Op::Breakpoint, BinaryKind::Add},
+      {"C.EBREAK", Op::Breakpoint, BinaryKind::Add},
+      {"ASSERT", Op::Assert, BinaryKind::Add},
+      {"ACRE", Op::EnterRequest, BinaryKind::Add},
+      {"ACRC", Op::CloseRequest, BinaryKind::Add},
+  };
+  for (const Named& named : kNamed) {
+    if (named.mnemonic == m) {
+      plan.op = named.op;
+      plan.binary = named.binary;
+      if (plan.op == Op::BinaryImmediate && plan.imm < 0) plan.imm = plan.shamt;  // shifts by shamt
+      if (plan.op == Op::SystemRegisterGet || plan.op == Op::SystemRegisterSet) {
+        plan.imm = field(form, "SSR_ID");
+      }
+      if (plan.op == Op::EnterRequest) plan.imm = field(form, "RRA_Type");
+      if (plan.op == Op::CloseRequest) plan.imm = field(form, "RST_Type");
+      return;
+    }
+  }
+  // Immediate materialisation: the value is a pure function of the field.
+  if (m == "C.MOVI" || m == "HL.LIS" || m == "HL.LIU") {
+    plan.op = Op::MoveImmediate;
+  } else if (m == "LUI") {
+    plan.op = Op::MoveImmediate;
+    plan.imm_shift = 12;
+  } else if (m == "HL.LUI") {
+    plan.op = Op::MoveImmediate;
+    plan.imm_shift = 32;
+  }
+}
+
+}  // namespace
+
+InstructionPlans::InstructionPlans(isa::IsaRelease release) {
+  const auto forms = isa::all_forms();
+  plans_.resize(forms.size());
+  for (std::size_t i = 0; i < forms.size(); ++i) {
+    const isa::FormInfo& form = forms[i];
+    if (!isa::in_release(form, release)) continue;
+    if (form.catalog == isa::Catalog::Command) {
+      plan_command(form, plans_[i]);
+    } else {
+      plan_scalar(form, plans_[i]);
+    }
+  }
+}
+
+const InstructionPlans& InstructionPlans::for_release(isa::IsaRelease release) {
+  static const InstructionPlans snapshot(isa::IsaRelease::Snapshot0583);
+  static const InstructionPlans current(isa::IsaRelease::Release0585);
+  return release == isa::IsaRelease::Snapshot0583 ? snapshot : current;
+}
+
+}  // namespace ptovp::frontend

@@ -1,0 +1,105 @@
+// What the front end does with each decoded form, resolved once per form from
+// the catalog (mnemonic, semantic handler and field names) so execution is a
+// switch on a small enum and direct field reads, with no string work per
+// instruction.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "arch/block_descriptor.hpp"
+#include "isa/catalog.hpp"
+
+namespace ptovp::frontend {
+
+enum class Op : std::uint8_t {
+  NotExecuted,  // a decoded scalar or command form outside the modelled subset
+  // Block commands.
+  Start,
+  Stop,
+  ControlAttributes,
+  DataAttributes,
+  FpAttributes,
+  Dimension,
+  DimensionImmediate,
+  Hint,
+  HintTrace,
+  ScalarBinding,
+  TileBinding,
+  SharedBinding,
+  // Scalar ALU.
+  Binary,            // ADD/SUB/AND/OR/XOR with SrcRType and shamt
+  BinaryImmediate,   // ADDI/SUBI/HL.ADDI, SLLI/SRLI/SRAI
+  Shift,             // SLL/SRL/SRA by register
+  CompressedBinary,  // C.ADD/C.SUB/C.AND/C.OR/C.ADDI -> t
+  Multiply,
+  Move,           // C.MOVR
+  MoveImmediate,  // C.MOVI, LUI, HL.LIS/LIU/LUI (value prepared at decode)
+  AddToPc,
+  Compare,
+  CompareImmediate,
+  CompareLogical,
+  CompareLogicalImmediate,
+  Select,
+  SetCommit,
+  SetCommitImmediate,
+  SetCommitLogical,
+  SetCommitLogicalImmediate,
+  SetCommitTarget,
+  Jump,
+  JumpRegister,
+  SetReturn,
+  Load,
+  Store,
+  // SYS block operations.
+  SystemRegisterGet,
+  SystemRegisterSet,
+  Fence,
+  Breakpoint,
+  Assert,
+  EnterRequest,  // ACRE
+  CloseRequest,  // ACRC
+};
+
+enum class BinaryKind : std::uint8_t { Add, Sub, And, Or, Xor, Sll, Srl, Sra };
+enum class Condition : std::uint8_t { Eq, Ne, Lt, Ge, Ltu, Geu };
+
+// Field indices within the form (-1 when absent) and the per-form constants.
+struct FormPlan {
+  Op op = Op::NotExecuted;
+  BinaryKind binary = BinaryKind::Add;
+  Condition condition = Condition::Eq;
+  bool logical_or = false;     // CMP.OR / SETC.OR
+  bool system_block = false;   // legal only in a SYS block body
+  bool commit_setter = false;  // SETC.*: legal only in a COND block body
+  std::int8_t rd = -1, srcl = -1, srcr = -1, srcd = -1, srcp = -1, rtype = -1, shamt = -1, imm = -1;
+  // MoveImmediate: value = imm << imm_shift, zero- or sign-extended from imm_bits.
+  std::uint8_t imm_shift = 0;
+  // Memory access.
+  std::uint8_t size = 0;
+  std::uint8_t scale = 0;
+  bool sign_extend = false;
+  bool compressed = false;  // C.* forms: implicit t#1 data / ->t result
+  // Block starts.
+  arch::BlockKind kind = arch::BlockKind::Standard;
+  arch::TransferType transfer = arch::TransferType::Fallthrough;
+  bool branch_type_field = false;  // C.BSTART.STD/FP: transfer from BrType
+  bool tile_start = false;
+  std::uint8_t dimension = 0;  // B.DIM target LB
+};
+
+class InstructionPlans {
+ public:
+  // The plans of every form of a release, built once.
+  static const InstructionPlans& for_release(isa::IsaRelease release = isa::kDefaultRelease);
+
+  const FormPlan& plan(const isa::FormInfo& form) const {
+    return plans_[static_cast<std::size_t>(&form - isa::all_forms().begin())];
+  }
+
+ private:
+  explicit InstructionPlans(isa::IsaRelease release);
+  std::vector<FormPlan> plans_;
+};
+
+}  // namespace ptovp::frontend

@@ -1,0 +1,48 @@
+// The firmware scalar subset (state-fabric-firmware.md §4.4), executed in
+// lockstep on the four PE register files: immediates, ALU, MUL, shifts,
+// compares, CSEL, SETC, jumps, SETRET, loads and stores, and the SYS-block
+// register operations. Each instruction checks every PE (operand queues,
+// every PE's memory access) before the first write, so a fault changes nothing.
+// Control decisions (SETC, JR targets) follow PE0, the platform choice for
+// lockstep PEs.
+#pragma once
+
+#include <cstdint>
+
+#include "arch/arch_state.hpp"
+#include "arch/fault.hpp"
+#include "frontend/instruction_plan.hpp"
+#include "isa/decoded_instruction.hpp"
+#include "memory/memory.hpp"
+
+namespace ptovp::frontend {
+
+class ScalarUnit {
+ public:
+  ScalarUnit(arch::ArchState& state, memory::Memory& memory) : state_(state), memory_(memory) {}
+
+  // Executes one scalar instruction at TPC; writes TPC only for J and JR
+  // (the caller advances it otherwise). Faults carry the TPC, data faults the
+  // data address.
+  arch::MaybeFault execute(const FormPlan& plan, const isa::DecodedInstruction& insn);
+
+  // Reg5 source selector: R0..R23, T#1..T#4 (24..27), U#1..U#4 (28..31).
+  std::uint64_t read(unsigned pe, unsigned selector) const;
+  // Reg5 destination: R1..R23, 30 pushes U, 31 pushes T, the rest discard.
+  void write(unsigned pe, unsigned selector, std::uint64_t value);
+  // IllegalInstruction when a queue selector names an empty entry.
+  arch::MaybeFault check_source(unsigned selector) const;
+
+ private:
+  arch::MaybeFault check_sources(const FormPlan& plan, const isa::DecodedInstruction& insn) const;
+  arch::MaybeFault memory_access(const FormPlan& plan, const isa::DecodedInstruction& insn);
+  arch::MaybeFault system_register(const FormPlan& plan, const isa::DecodedInstruction& insn);
+  std::uint64_t right_operand(const FormPlan& plan, const isa::DecodedInstruction& insn,
+                              unsigned pe, bool logical) const;
+  void set_commit(bool taken);
+
+  arch::ArchState& state_;
+  memory::Memory& memory_;
+};
+
+}  // namespace ptovp::frontend

@@ -1,0 +1,125 @@
+#include "isa/instruction_text.hpp"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "isa/operand_names.hpp"
+
+namespace ptovp::isa {
+
+namespace {
+
+std::string raw_data_directive(const DecodedInstruction& d) {
+  switch (d.length_bits) {
+    case 16:
+      return fmt::format(".half {:#06x}", d.word);
+    case 32:
+      return fmt::format(".word {:#010x}", d.word);
+    case 48:
+      return fmt::format(".half {:#06x}, {:#06x}, {:#06x}", d.word & 0xFFFF,
+                         (d.word >> 16) & 0xFFFF, (d.word >> 32) & 0xFFFF);
+    default:
+      return fmt::format(".dword {:#018x}", d.word);
+  }
+}
+
+std::string enum_text(const OperandSlot& slot, std::int64_t value) {
+  if (const auto table = name_table(slot.text)) {
+    if (const auto name = name_of(*table, value)) return std::string(*name);
+  }
+  return std::to_string(value);
+}
+
+}  // namespace
+
+std::string display_mnemonic(const FormInfo& form, int variant) {
+  if (variant < 0) return std::string(form.mnemonic);
+  return "BSTART." + std::string(variants_of(form)[static_cast<std::size_t>(variant)].name);
+}
+
+std::string instruction_text(const DecodedInstruction& d, std::uint64_t pc,
+                             const AddressNamer& name_address) {
+  if (!d.legal()) return raw_data_directive(d);
+  const auto value = [&](const OperandSlot& slot, int which) {
+    return d.fields[static_cast<std::size_t>(slot.fields[which])];
+  };
+  std::vector<std::string> operands;
+  for (const OperandSlot& slot : slots_of(*d.form)) {
+    switch (slot.kind) {
+      case OperandKind::Keyword:
+        operands.emplace_back(slot.text);
+        break;
+      case OperandKind::Register:
+        operands.push_back(source_register_name(static_cast<unsigned>(value(slot, 0))));
+        break;
+      case OperandKind::DestRegister:
+        if (!slot.optional || value(slot, 0) != 0) {
+          operands.push_back("->" + dest_register_name(static_cast<unsigned>(value(slot, 0))));
+        }
+        break;
+      case OperandKind::DestRegisterNext:
+        operands.push_back(dest_register_name(static_cast<unsigned>(value(slot, 0))));
+        break;
+      case OperandKind::RegisterList: {
+        int count = 0;
+        for (int i = 0; i < 3 && slot.fields[i] >= 0; ++i) {
+          if (value(slot, i) != 0) count = i + 1;
+        }
+        std::string list;
+        for (int i = 0; i < count; ++i) {
+          list += (i ? ", " : "") + source_register_name(static_cast<unsigned>(value(slot, i)));
+        }
+        operands.push_back("[" + list + "]");
+        break;
+      }
+      case OperandKind::RegisterRange:
+        operands.push_back("[" + source_register_name(static_cast<unsigned>(value(slot, 0))) +
+                           " ~ " + source_register_name(static_cast<unsigned>(value(slot, 1))) +
+                           "]");
+        break;
+      case OperandKind::Immediate:
+        operands.push_back(std::to_string(value(slot, 0)));
+        break;
+      case OperandKind::PcRelative: {
+        const std::uint64_t target = pc + static_cast<std::uint64_t>(value(slot, 0) * 2);
+        const auto name = name_address ? name_address(target) : std::nullopt;
+        operands.push_back(name ? *name : fmt::format("{:#x}", target));
+        break;
+      }
+      case OperandKind::Enum:
+        operands.push_back(enum_text(slot, value(slot, 0)));
+        break;
+      case OperandKind::DestEnum:
+        operands.push_back("->" + enum_text(slot, value(slot, 0)));
+        break;
+      case OperandKind::Flag:
+        if (value(slot, 0) != 0) operands.emplace_back(slot.text);
+        break;
+      case OperandKind::TileSource:
+        operands.push_back(tile_source_name(static_cast<unsigned>(value(slot, 0))));
+        break;
+      case OperandKind::TileDest:
+        operands.push_back(fmt::format(
+            "->{}<{}>", tile_hand_letter(static_cast<unsigned>(value(slot, 0))), value(slot, 1)));
+        break;
+      case OperandKind::PeMask:
+        operands.push_back("mask=" +
+                           std::string(pe_mask_of_mode(static_cast<unsigned>(value(slot, 0)))));
+        break;
+      case OperandKind::SharedSource:
+        if (value(slot, 1) == 0) operands.push_back(fmt::format("S{}", value(slot, 0)));
+        break;
+      case OperandKind::SharedDest:
+        if (value(slot, 1) != 0)
+          operands.push_back(fmt::format("->S{}<{}>", value(slot, 0), value(slot, 1)));
+        break;
+    }
+  }
+  std::string text = display_mnemonic(*d.form, d.variant);
+  for (std::size_t i = 0; i < operands.size(); ++i)
+    text += (i ? ", " : " ") + operands[i];
+  return text;
+}
+
+}  // namespace ptovp::isa

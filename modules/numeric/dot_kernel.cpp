@@ -1,0 +1,729 @@
+#include "numeric/dot_kernel.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "numeric/dot_kernel_impl.hpp"
+#include "numeric/dyadic.hpp"
+#include "numeric/encoders.hpp"
+#include "numeric/error.hpp"
+#include "numeric/rounding.hpp"
+#include "numeric/value_codec.hpp"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#else
+#include <cfenv>
+#endif
+
+namespace ptovp::numeric {
+namespace {
+
+using dot_detail::from_bits;
+using dot_detail::kCanonicalNaN;
+using dot_detail::kMR;
+using dot_detail::kNR;
+using dot_detail::Panels;
+
+// ---------------------------------------------------------------------------
+// Operand rules (numerics.md §3.1, spec-delta.md §5.2)
+
+bool mx_scaled(DataType t) {
+  return t == DataType::E4M3 || t == DataType::E5M2 || t == DataType::E2M1X2 ||
+         t == DataType::E1M2X2 || t == DataType::HiF4X2;
+}
+bool mx_input(DataType t) {
+  return t == DataType::FP16 || t == DataType::BF16 || mx_scaled(t);
+}
+bool ordinary_floating(DataType t) {
+  return is_floating(t) && t != DataType::FP64 && t != DataType::HiF4X2;
+}
+bool ordinary_signed(DataType t) {
+  return t == DataType::S16 || t == DataType::S8 || t == DataType::S4X2;
+}
+bool ordinary_unsigned(DataType t) {
+  return t == DataType::U16 || t == DataType::U8 || t == DataType::U4X2;
+}
+// HiF4X2 carries a U32 scale word per 64 lanes; the others an E8M0 per 32.
+std::size_t scale_group(DataType t) {
+  return t == DataType::HiF4X2 ? 64 : 32;
+}
+DataType scale_carrier(DataType t) {
+  return t == DataType::HiF4X2 ? DataType::U32 : DataType::E8M0;
+}
+std::size_t groups(std::size_t k, DataType t) {
+  return (k + scale_group(t) - 1) / scale_group(t);
+}
+
+void check_view(const OperandView& v, const std::string& role, std::size_t rows, std::size_t cols) {
+  if (v.rows() != rows || v.cols() != cols) {
+    throw IllegalFieldValue(role + " shape", v.rows() * 65536 + v.cols(),
+                            "expected " + std::to_string(rows) + " x " + std::to_string(cols) +
+                                " (value is rows * 65536 + cols)");
+  }
+  const std::size_t last = *std::max_element(v.row_offset.begin(), v.row_offset.end()) +
+                           *std::max_element(v.col_offset.begin(), v.col_offset.end());
+  const DataTypeInfo& ti = info(v.type);
+  const std::size_t needed = ti.lanes == 2 ? last / 2 + 1 : (last + 1) * (ti.storage_bits / 8u);
+  if (v.data == nullptr || needed > v.size_bytes) {
+    throw IllegalFieldValue(role + " storage bytes", v.size_bytes,
+                            "the view needs " + std::to_string(needed) + " bytes");
+  }
+}
+
+void check_type(const OperandView& v, const std::string& role, DataType want) {
+  if (v.type != want) {
+    throw IllegalFieldValue(role + " DataType", code(v.type), "must be " + std::string(name(want)));
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Element access
+
+// Raw logical element at storage index `i` (the view's data, little-endian).
+std::uint64_t raw_at(const OperandView& v, std::size_t i) {
+  const DataTypeInfo& ti = info(v.type);
+  if (ti.lanes == 2) return packed_lane(v.data[i / 2], static_cast<unsigned>(i % 2));
+  const std::size_t bytes = ti.storage_bits / 8u;
+  std::uint64_t raw = 0;
+  for (std::size_t b = 0; b < bytes; ++b)
+    raw |= std::uint64_t{v.data[i * bytes + b]} << (8 * b);
+  return raw;
+}
+
+std::uint64_t element(const OperandView& v, std::size_t r, std::size_t c) {
+  return raw_at(v, v.row_offset[r] + v.col_offset[c]);
+}
+
+// Calls f with a reader (data, index) -> raw for the view's storage width.
+// Inputs are at most 32 bits wide; storage is little-endian, as is the host.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the readers load little-endian words");
+template <typename F>
+void with_reader(DataType type, F&& f) {
+  const DataTypeInfo& ti = info(type);
+  if (ti.lanes == 2) {
+    f([](const std::uint8_t* d, std::size_t i) -> std::uint32_t {
+      return (d[i / 2] >> (4 * (i % 2))) & 0xFu;
+    });
+  } else if (ti.storage_bits == 8) {
+    f([](const std::uint8_t* d, std::size_t i) -> std::uint32_t { return d[i]; });
+  } else if (ti.storage_bits == 16) {
+    f([](const std::uint8_t* d, std::size_t i) -> std::uint32_t {
+      std::uint16_t raw;
+      std::memcpy(&raw, d + 2 * i, sizeof raw);
+      return raw;
+    });
+  } else {
+    f([](const std::uint8_t* d, std::size_t i) -> std::uint32_t {
+      std::uint32_t raw;
+      std::memcpy(&raw, d + 4 * i, sizeof raw);
+      return raw;
+    });
+  }
+}
+
+// The raw scale word of term k: A scales are [m, g], B scales [g, n].
+std::uint64_t scale_word(const OperandView& scale, bool a_side, std::size_t line, std::size_t g) {
+  return a_side ? element(scale, line, g) : element(scale, g, line);
+}
+
+// The decoded hardware-profile scale of lane k (0xFF E8M0 and an 0xFF HiF4
+// base are NaN).
+DecodedValue scale_value(DataType lane_type, std::uint64_t word, std::size_t k) {
+  if (lane_type == DataType::HiF4X2) {
+    return hif4_scale(static_cast<std::uint32_t>(word), static_cast<unsigned>(k % 64));
+  }
+  return decode(DataType::E8M0, word);
+}
+
+// pto-v0 carriers (DecodeTileMemoryElementRaw): 8/16/32-bit signed integers
+// sign-extended, everything else (4-bit lanes included) zero-extended.
+std::uint64_t carrier(DataType t, std::uint64_t raw) {
+  switch (t) {
+    case DataType::S8:
+      return static_cast<std::uint64_t>(std::int64_t{static_cast<std::int8_t>(raw)});
+    case DataType::S16:
+      return static_cast<std::uint64_t>(std::int64_t{static_cast<std::int16_t>(raw)});
+    case DataType::S32:
+      return static_cast<std::uint64_t>(std::int64_t{static_cast<std::int32_t>(raw)});
+    default:
+      return raw;
+  }
+}
+
+// The integer value of an S*/U* element (hardware profile), as a wrapping word.
+std::uint32_t integer_word(DataType t, std::uint64_t raw) {
+  const DecodedValue v = decode(t, raw);
+  const auto magnitude = static_cast<std::uint32_t>(v.significand);
+  return v.negative ? 0u - magnitude : magnitude;
+}
+
+// ---------------------------------------------------------------------------
+// The initial accumulator word: +0, or C[m,n] after CScale.
+
+std::uint32_t initial_word(const DotOperands& ops, std::size_t m, std::size_t n,
+                           std::uint8_t& flags) {
+  if (!ops.c) return 0;
+  const auto c = static_cast<std::uint32_t>(element(*ops.c, m, n));
+  if (!ops.c_scale) return c;
+  const CScaled scaled = cscale(c, static_cast<std::uint8_t>(element(*ops.c_scale, m, 0)));
+  flags |= scaled.flags;
+  return scaled.bits;
+}
+
+// The hardware profile runs with RNE and without FTZ/DAZ whatever the host
+// thread's floating-point state is.
+class FloatEnvironment {
+ public:
+  FloatEnvironment() {
+#if defined(__x86_64__) || defined(__i386__)
+    constexpr unsigned kFtz = 0x8000, kDaz = 0x0040, kRoundingControl = 0x6000;
+    saved_ = _mm_getcsr();
+    _mm_setcsr(saved_ & ~(kFtz | kDaz | kRoundingControl));
+#else
+    saved_ = static_cast<unsigned>(std::fegetround());
+    std::fesetround(FE_TONEAREST);
+#endif
+  }
+  ~FloatEnvironment() {
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_setcsr(saved_);
+#else
+    std::fesetround(static_cast<int>(saved_));
+#endif
+  }
+  FloatEnvironment(const FloatEnvironment&) = delete;
+  FloatEnvironment& operator=(const FloatEnvironment&) = delete;
+
+ private:
+  unsigned saved_ = 0;
+};
+
+// ---------------------------------------------------------------------------
+// Reference path: every element straight from the definitions.
+
+// Hardware operand: the exact value, times its decoded scale with one RNE
+// rounding to FP32 (the double product of a <= 4-bit lane and a <= 3-bit scale
+// is exact).
+float reference_operand(const OperandView& v, const std::optional<OperandView>& scale, bool a_side,
+                        std::size_t line, std::size_t r, std::size_t c, std::size_t k) {
+  const double value = to_double(decode(v.type, element(v, r, c)));
+  if (!scale) return static_cast<float>(value);
+  const std::uint64_t word = scale_word(*scale, a_side, line, k / scale_group(v.type));
+  return static_cast<float>(value * to_double(scale_value(v.type, word, k)));
+}
+
+std::uint32_t reference_hardware_float(const DotOperands& ops, const DotShape& s, std::size_t m,
+                                       std::size_t n, std::uint32_t init) {
+  float acc = from_bits<float>(init);
+  for (std::size_t k = 0; k < s.k; ++k) {
+    const float a = reference_operand(ops.a, ops.a_scale, true, m, m, k, k);
+    const float b = reference_operand(ops.b, ops.b_scale, false, n, k, n, k);
+    acc = std::fmaf(a, b, acc);
+  }
+  if (ops.bias) acc = acc + from_bits<float>(static_cast<std::uint32_t>(element(*ops.bias, 0, n)));
+  return std::isnan(acc) ? kCanonicalNaN : dot_detail::to_bits(acc);
+}
+
+std::uint32_t reference_hardware_integer(const DotOperands& ops, const DotShape& s, std::size_t m,
+                                         std::size_t n, std::uint32_t init) {
+  std::uint32_t acc = init;
+  for (std::size_t k = 0; k < s.k; ++k) {
+    acc += integer_word(ops.a.type, element(ops.a, m, k)) *
+           integer_word(ops.b.type, element(ops.b, k, n));
+  }
+  if (ops.bias) acc += static_cast<std::uint32_t>(element(*ops.bias, 0, n));
+  return acc;
+}
+
+// TileProfileMatrixAccumulate / ScaledAccumulate / Bias on 64-bit carriers.
+std::uint32_t reference_pto_v0(const DotOperands& ops, const DotShape& s, std::size_t m,
+                               std::size_t n, std::uint32_t init) {
+  std::uint64_t acc = carrier(s.accumulator, init);
+  for (std::size_t k = 0; k < s.k; ++k) {
+    std::uint64_t a = carrier(ops.a.type, element(ops.a, m, k));
+    std::uint64_t b = carrier(ops.b.type, element(ops.b, k, n));
+    if (ops.a_scale) a *= scale_word(*ops.a_scale, true, m, k / scale_group(ops.a.type));
+    if (ops.b_scale) b *= scale_word(*ops.b_scale, false, n, k / scale_group(ops.b.type));
+    acc += a * b;
+  }
+  if (ops.bias) acc += carrier(s.accumulator, element(*ops.bias, 0, n));
+  return static_cast<std::uint32_t>(acc);
+}
+
+// ---------------------------------------------------------------------------
+// Fast path: pack both operands into panels, then run the tiles.
+
+// Packs an operand for the tiles: A rows (block 1: plain row-major) or B
+// columns in panels of kNR. Line i, depth k goes to
+// (i / block) * K * block + k * block + i % block; lines are zero-padded to
+// `padded_lines`. value(line, k, raw) converts one element; `widen`, when
+// given, converts contiguous runs of raw elements instead, and the result says
+// whether it did.
+template <typename T, typename Value>
+bool pack_panels(const OperandView& v, bool a_side, std::size_t padded_lines, std::size_t depth,
+                 std::vector<T>& out, Value value, dot_detail::Widener<T> widen = nullptr) {
+  const std::size_t block = a_side ? 1 : kNR;
+  auto line_term = [&](std::size_t i) { return (i / block) * depth * block + i % block; };
+  // Every element is written below; only the padding lines need zeros.
+  out.resize(padded_lines * depth);
+  for (std::size_t i = a_side ? v.rows() : v.cols(); i < padded_lines; ++i) {
+    for (std::size_t k = 0; k < depth; ++k)
+      out[line_term(i) + k * block] = T{};
+  }
+  // Runs of columns that are contiguous in storage (a whole row when the view
+  // is row-major, a CELL row in the CUBE_M layouts) convert in one go.
+  thread_local std::vector<std::pair<std::size_t, std::size_t>> runs;  // first column, count
+  runs.clear();
+  for (std::size_t c = 0; c < v.cols(); ++c) {
+    if (c > 0 && v.col_offset[c] == v.col_offset[c - 1] + 1) {
+      ++runs.back().second;
+    } else {
+      runs.emplace_back(c, 1);
+    }
+  }
+  if (runs.size() * 4 <= v.cols()) {
+    const std::size_t bytes = info(v.type).storage_bits / 8u;
+    with_reader(v.type, [&](auto read) {
+      auto convert_run = [&](std::size_t r, std::size_t c0, std::size_t count, T* target) {
+        const std::size_t source = v.row_offset[r] + v.col_offset[c0];
+        if (widen != nullptr) return widen(v.type, v.data + source * bytes, count, target);
+        for (std::size_t j = 0; j < count; ++j) {
+          const std::uint32_t raw = read(v.data, source + j);
+          target[j] = a_side ? value(r, c0 + j, raw) : value(c0 + j, r, raw);
+        }
+      };
+      thread_local std::vector<T> row;  // B: one converted row, then split into panels
+      row.resize(v.cols());
+      for (std::size_t r = 0; r < v.rows(); ++r) {
+        T* line = a_side ? out.data() + line_term(r) : row.data();
+        for (const auto& [c0, count] : runs)
+          convert_run(r, c0, count, line + c0);
+        if (a_side) continue;
+        for (std::size_t c0 = 0; c0 < v.cols(); c0 += kNR) {
+          T* target = out.data() + line_term(c0) + r * kNR;
+          if (v.cols() - c0 >= kNR) {
+            std::copy_n(row.data() + c0, kNR, target);  // a constant size: two vector moves
+          } else {
+            std::copy_n(row.data() + c0, v.cols() - c0, target);
+          }
+        }
+      }
+    });
+    return widen != nullptr;
+  }
+  // Any other layout: both indices are sums of a row term and a column term.
+  thread_local std::vector<std::size_t> row_term, col_term;
+  row_term.resize(v.rows());
+  col_term.resize(v.cols());
+  for (std::size_t r = 0; r < v.rows(); ++r)
+    row_term[r] = a_side ? line_term(r) : r * block;
+  for (std::size_t c = 0; c < v.cols(); ++c)
+    col_term[c] = a_side ? c * block : line_term(c);
+  with_reader(v.type, [&](auto read) {
+    for (std::size_t r = 0; r < v.rows(); ++r) {
+      const std::size_t source = v.row_offset[r];
+      T* target = out.data() + row_term[r];
+      for (std::size_t c = 0; c < v.cols(); ++c) {
+        const std::uint32_t raw = read(v.data, source + v.col_offset[c]);
+        target[col_term[c]] = a_side ? value(r, c, raw) : value(c, r, raw);
+      }
+    }
+  });
+  return false;
+}
+
+// Exact binary16 -> FP32: a finite encoding shifted into an FP32 pattern is
+// the value times 2^-112 (subnormals stay exact: no DAZ). Branch-free so that
+// packing loops vectorize.
+float fp16_to_float(std::uint32_t h) {
+  const std::uint32_t magnitude = h & 0x7FFFu;
+  const std::uint32_t finite = dot_detail::to_bits(from_bits<float>(magnitude << 13) * 0x1p112f);
+  const std::uint32_t special = 0x7F800000u | (magnitude & 0x3FFu) << 13;
+  return from_bits<float>((h & 0x8000u) << 16 | (magnitude >= 0x7C00u ? special : finite));
+}
+
+// Calls f with a converter raw -> exact FP32 value for an ordinary or MX input.
+template <typename F>
+void with_float_converter(DataType type, F&& f) {
+  switch (type) {
+    case DataType::FP32:
+      f([](std::uint32_t r) { return from_bits<float>(r); });
+      break;
+    case DataType::TF32:
+      f([](std::uint32_t r) {
+        return (r & 0x1FFFu) != 0 ? std::numeric_limits<float>::quiet_NaN() : from_bits<float>(r);
+      });
+      break;
+    case DataType::HF32:
+      f([](std::uint32_t r) {
+        return (r & 0xFFFu) != 0 ? std::numeric_limits<float>::quiet_NaN() : from_bits<float>(r);
+      });
+      break;
+    case DataType::FP16:
+      f([](std::uint32_t r) { return fp16_to_float(r); });
+      break;
+    case DataType::BF16:
+      f([](std::uint32_t r) { return from_bits<float>(r << 16); });
+      break;
+    default: {
+      const float* table = dot_detail::lane_table(type);
+      f([table](std::uint32_t r) { return table[r]; });
+    }
+  }
+}
+
+// Per line, the scale of each run of 2^shift lanes that share one: a whole
+// E8M0 group of 32, or the 4 HiF4 lanes that share an E1_16 bit.
+template <typename T>
+struct LineScales {
+  std::vector<T> values;
+  std::size_t line_stride = 0, run_stride = 0;
+  unsigned shift = 0;
+
+  T at(std::size_t line, std::size_t k) const {
+    return values[line * line_stride + (k >> shift) * run_stride];
+  }
+};
+
+// A is packed along k and B across n, so each side stores its scales in the
+// order it reads them.
+template <typename T, typename Scale>
+LineScales<T> line_scales(const OperandView& scale, DataType lane_type, bool a_side,
+                          std::size_t lines, std::size_t k, unsigned shift, Scale to_scale) {
+  const std::size_t runs = ((k - 1) >> shift) + 1;
+  LineScales<T> out{std::vector<T>(lines * runs), a_side ? runs : 1, a_side ? 1 : lines, shift};
+  for (std::size_t i = 0; i < lines; ++i) {
+    for (std::size_t r = 0; r < runs; ++r) {
+      const std::size_t first = r << shift;
+      out.values[i * out.line_stride + r * out.run_stride] =
+          to_scale(scale_word(scale, a_side, i, first / scale_group(lane_type)), first);
+    }
+  }
+  return out;
+}
+
+// A's rows are padded to the micro-tile height, B's columns to whole panels.
+std::size_t padded(bool a_side, std::size_t lines) {
+  const std::size_t unit = a_side ? kMR : kNR;
+  return (lines + unit - 1) / unit * unit;
+}
+
+// 8-bit floating lanes, widened through their table.
+bool is_byte_lane(DataType t) {
+  return t == DataType::HiF8 || t == DataType::E4M3 || t == DataType::E5M2 || t == DataType::E3M2 ||
+         t == DataType::E2M3;
+}
+
+// Multiplies widened panels by their lanes' scales (the same one rounding as
+// value() * scale per element).
+void apply_scales(std::vector<float>& out, bool a_side, std::size_t lines, std::size_t k,
+                  const LineScales<float>& scales) {
+  const std::size_t run = std::size_t{1} << scales.shift;
+  if (a_side) {
+    for (std::size_t r = 0; r < lines; ++r) {
+      float* row = out.data() + r * k;
+      for (std::size_t c0 = 0; c0 < k; c0 += run) {
+        const float scale = scales.at(r, c0);
+        for (std::size_t c = c0; c < std::min(k, c0 + run); ++c)
+          row[c] = row[c] * scale;
+      }
+    }
+    return;
+  }
+  for (std::size_t n0 = 0; n0 < lines; n0 += kNR) {
+    for (std::size_t kk = 0; kk < k; ++kk) {
+      float* panel_row = out.data() + n0 * k + kk * kNR;
+      for (std::size_t j = 0; j < std::min(kNR, lines - n0); ++j) {
+        panel_row[j] = panel_row[j] * scales.at(n0 + j, kk);
+      }
+    }
+  }
+}
+
+void pack_float_side(const OperandView& v, const std::optional<OperandView>& scale, bool a_side,
+                     bool simd, std::size_t lines, std::size_t k, std::vector<float>& out) {
+  with_float_converter(v.type, [&](auto convert) {
+    if (!scale) {
+      const bool widens = v.type == DataType::FP32 || v.type == DataType::FP16 ||
+                          v.type == DataType::BF16 || is_byte_lane(v.type);
+      pack_panels<float>(
+          v, a_side, padded(a_side, lines), k, out,
+          [&](std::size_t, std::size_t, std::uint32_t raw) { return convert(raw); },
+          simd && widens ? dot_detail::widen_avx2 : nullptr);
+      return;
+    }
+    const float* e8m0 = dot_detail::lane_table(DataType::E8M0);  // 0xFF is NaN
+    const LineScales<float> scales =
+        line_scales<float>(*scale, v.type, a_side, lines, k, v.type == DataType::HiF4X2 ? 2 : 5,
+                           [&](std::uint64_t word, std::size_t first) {
+                             if (v.type != DataType::HiF4X2) return e8m0[word];
+                             return static_cast<float>(to_double(scale_value(v.type, word, first)));
+                           });
+    // One FP32 multiply: the exact product rounded once, RNE.
+    const bool widened = pack_panels<float>(
+        v, a_side, padded(a_side, lines), k, out,
+        [&](std::size_t i, std::size_t kk, std::uint32_t raw) {
+          return convert(raw) * scales.at(i, kk);
+        },
+        simd && is_byte_lane(v.type) ? dot_detail::widen_avx2 : nullptr);
+    if (widened) apply_scales(out, a_side, lines, k, scales);
+  });
+}
+
+void pack_wrap_side(const OperandView& v, const std::optional<OperandView>& scale, bool a_side,
+                    NumericProfile profile, std::size_t lines, std::size_t k,
+                    std::vector<std::uint32_t>& out) {
+  // Narrow lanes go through a table of their words. Wider ones are 16-bit
+  // integers or pto-v0 floats, whose carrier is their word; only S4X2 lanes
+  // differ between the profiles (pto-v0 zero-extends them).
+  std::array<std::uint32_t, 256> narrow{};
+  const bool use_table = info(v.type).lane_bits <= 8;
+  if (use_table) {
+    for (unsigned raw = 0; raw < 256; ++raw) {
+      narrow[raw] = profile == NumericProfile::PtoV0
+                        ? static_cast<std::uint32_t>(carrier(v.type, raw))
+                        : integer_word(v.type, raw);
+    }
+  }
+  auto convert = [&](std::uint32_t raw) {
+    return use_table ? narrow[raw & 0xFF] : static_cast<std::uint32_t>(carrier(v.type, raw));
+  };
+  if (!scale) {
+    pack_panels<std::uint32_t>(
+        v, a_side, padded(a_side, lines), k, out,
+        [&](std::size_t, std::size_t, std::uint32_t raw) { return convert(raw); });
+    return;
+  }
+  // pto-v0 only: the raw scale carrier multiplies the raw lane carrier.
+  const LineScales<std::uint32_t> scales = line_scales<std::uint32_t>(
+      *scale, v.type, a_side, lines, k, v.type == DataType::HiF4X2 ? 6 : 5,
+      [](std::uint64_t w, std::size_t) { return static_cast<std::uint32_t>(w); });
+  pack_panels<std::uint32_t>(v, a_side, padded(a_side, lines), k, out,
+                             [&](std::size_t i, std::size_t kk, std::uint32_t raw) {
+                               return convert(raw) * scales.at(i, kk);
+                             });
+}
+
+template <typename T>
+std::vector<T> bias_panel(const DotOperands& ops, std::size_t n) {
+  std::vector<T> out;
+  if (!ops.bias) return out;
+  out.assign((n + kNR - 1) / kNR * kNR, T{});
+  for (std::size_t j = 0; j < n; ++j) {
+    out[j] = from_bits<T>(static_cast<std::uint32_t>(element(*ops.bias, 0, j)));
+  }
+  return out;
+}
+
+bool avx2_supported() {
+#if defined(PTOVP_HAVE_AVX2_KERNEL)
+  static const bool supported = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+                                __builtin_cpu_supports("f16c");
+  return supported;
+#else
+  return false;
+#endif
+}
+
+}  // namespace
+
+// Exact FP32 value of every raw lane of each type of at most 8 bits, from the
+// codec; invalid encodings are NaN.
+const float* dot_detail::lane_table(DataType type) {
+  static const auto tables = [] {
+    std::array<std::array<float, 256>, 32> all{};
+    for (const DataTypeInfo& ti : kDataTypes) {
+      if (ti.lane_bits > 8) continue;
+      for (unsigned raw = 0; raw < 256; ++raw) {
+        all[code(ti.type)][raw] = static_cast<float>(to_double(decode(ti.type, raw)));
+      }
+    }
+    return all;
+  }();
+  return tables[code(type)].data();
+}
+
+OperandView row_major_view(DataType type, const std::uint8_t* data, std::size_t size_bytes,
+                           std::size_t rows, std::size_t cols, std::size_t row_pitch) {
+  OperandView view{type, data, size_bytes, std::vector<std::size_t>(rows),
+                   std::vector<std::size_t>(cols)};
+  const std::size_t pitch = row_pitch == 0 ? cols : row_pitch;
+  for (std::size_t r = 0; r < rows; ++r)
+    view.row_offset[r] = r * pitch;
+  for (std::size_t c = 0; c < cols; ++c)
+    view.col_offset[c] = c;
+  return view;
+}
+
+std::vector<std::uint8_t> store_elements(DataType type, const std::vector<std::uint64_t>& raw) {
+  const DataTypeInfo& ti = info(type);
+  const unsigned bits = ti.lanes == 2 ? 4u : ti.storage_bits;
+  const std::size_t bytes = ti.lanes == 2 ? (raw.size() + 1) / 2 : raw.size() * (bits / 8u);
+  std::vector<std::uint8_t> out(bytes);
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    if (bits < 64 && (raw[i] >> bits) != 0) {
+      throw IllegalFieldValue(std::string(ti.name) + " element", raw[i],
+                              "wider than " + std::to_string(bits) + " bits");
+    }
+    if (ti.lanes == 2) {
+      out[i / 2] = static_cast<std::uint8_t>(out[i / 2] | raw[i] << (4 * (i % 2)));
+      continue;
+    }
+    for (unsigned b = 0; b < bits / 8u; ++b) {
+      out[i * (bits / 8u) + b] = static_cast<std::uint8_t>(raw[i] >> (8 * b));
+    }
+  }
+  return out;
+}
+
+DotShape check_dot(const DotOperands& ops) {
+  DotShape s;
+  s.m = ops.a.rows();
+  s.k = ops.a.cols();
+  s.n = ops.b.cols();
+  if (s.m == 0 || s.n == 0 || s.k == 0) {
+    throw IllegalFieldValue("CUBE M/N/K", 0, "M, N and K must be at least 1");
+  }
+  const DataType at = ops.a.type;
+  const DataType bt = ops.b.type;
+  s.mx = ops.a_scale.has_value() || ops.b_scale.has_value();
+  if (s.mx) {
+    auto check_side = [](DataType type, bool scaled, const std::string& role) {
+      if (!mx_input(type)) {
+        throw IllegalFieldValue(role + " DataType", code(type), "not an MX input type");
+      }
+      if (scaled != mx_scaled(type)) {
+        throw IllegalFieldValue(
+            role + " scale", scaled,
+            scaled ? "FP16/BF16 MX sides carry no scale" : "this MX input type needs a scale");
+      }
+    };
+    check_side(at, ops.a_scale.has_value(), "A");
+    check_side(bt, ops.b_scale.has_value(), "B");
+    s.accumulator = DataType::FP32;
+  } else if (ordinary_floating(at) && ordinary_floating(bt)) {
+    s.accumulator = DataType::FP32;
+  } else if (ordinary_signed(at) && ordinary_signed(bt)) {
+    s.accumulator = DataType::S32;
+  } else if (ordinary_unsigned(at) && ordinary_unsigned(bt)) {
+    s.accumulator = DataType::U32;
+  } else if (!ordinary_floating(at) && !ordinary_signed(at) && !ordinary_unsigned(at)) {
+    throw IllegalFieldValue("A DataType", code(at), "not an ordinary CUBE input type");
+  } else {
+    throw IllegalFieldValue("B DataType", code(bt),
+                            "not an ordinary CUBE pair with A " + std::string(name(at)));
+  }
+  check_view(ops.a, "A", s.m, s.k);
+  check_view(ops.b, "B", s.k, s.n);
+  if (ops.a_scale) {
+    check_type(*ops.a_scale, "A scale", scale_carrier(at));
+    check_view(*ops.a_scale, "A scale", s.m, groups(s.k, at));
+  }
+  if (ops.b_scale) {
+    check_type(*ops.b_scale, "B scale", scale_carrier(bt));
+    check_view(*ops.b_scale, "B scale", groups(s.k, bt), s.n);
+  }
+  if (ops.c) {
+    check_type(*ops.c, "C", s.accumulator);
+    check_view(*ops.c, "C", s.m, s.n);
+  }
+  if (ops.bias) {
+    check_type(*ops.bias, "Bias", s.accumulator);
+    check_view(*ops.bias, "Bias", 1, s.n);
+  }
+  if (ops.c_scale) {
+    if (!ops.c || s.accumulator != DataType::FP32) {
+      throw IllegalFieldValue("CScale", 1, "needs an FP32 C (the ACC forms)");
+    }
+    check_type(*ops.c_scale, "CScale", DataType::U8);
+    check_view(*ops.c_scale, "CScale", s.m, 1);
+  }
+  return s;
+}
+
+bool dot_backend_available(DotBackend backend) {
+  return backend != DotBackend::Avx2 || avx2_supported();
+}
+
+CScaled cscale(std::uint32_t c, std::uint8_t e) {
+  const DecodedValue value = decode(DataType::FP32, c);
+  if (value.cls == ValueClass::Zero || !value.is_finite()) return {c, 0};
+  Dyadic scaled = to_dyadic(value);
+  scaled.exponent -= e;  // exact: c x 2^-e
+  const Encoded encoded = reference_fp32_finite_encoding(scaled, RoundingMode::RNE);
+  return {static_cast<std::uint32_t>(encoded.bits), encoded.flags};
+}
+
+std::uint8_t dot_reference(const DotOperands& ops, std::uint32_t* d) {
+  const DotShape s = check_dot(ops);
+  const FloatEnvironment environment;
+  std::uint8_t flags = 0;
+  for (std::size_t m = 0; m < s.m; ++m) {
+    for (std::size_t n = 0; n < s.n; ++n) {
+      const std::uint32_t init = initial_word(ops, m, n, flags);
+      std::uint32_t& out = d[m * s.n + n];
+      if (ops.profile == NumericProfile::PtoV0) {
+        out = reference_pto_v0(ops, s, m, n, init);
+      } else if (s.accumulator == DataType::FP32) {
+        out = reference_hardware_float(ops, s, m, n, init);
+      } else {
+        out = reference_hardware_integer(ops, s, m, n, init);
+      }
+    }
+  }
+  return flags;
+}
+
+std::uint8_t dot(const DotOperands& ops, std::uint32_t* d, DotBackend backend) {
+  const DotShape s = check_dot(ops);
+  if (!dot_backend_available(backend)) {
+    throw IllegalFieldValue("dot backend", static_cast<unsigned>(backend),
+                            "not supported by this CPU");
+  }
+  const bool simd =
+      backend == DotBackend::Avx2 || (backend == DotBackend::Auto && avx2_supported());
+  const FloatEnvironment environment;
+  std::uint8_t flags = 0;
+  // Without C every initial word is +0 and the tiles start from zero.
+  if (ops.c) {
+    for (std::size_t m = 0; m < s.m; ++m) {
+      for (std::size_t n = 0; n < s.n; ++n)
+        d[m * s.n + n] = initial_word(ops, m, n, flags);
+    }
+  }
+  // Panels are reused across calls on one thread.
+  if (ops.profile == NumericProfile::Hardware && s.accumulator == DataType::FP32) {
+    thread_local std::vector<float> a, b;
+    pack_float_side(ops.a, ops.a_scale, true, simd, s.m, s.k, a);
+    pack_float_side(ops.b, ops.b_scale, false, simd, s.n, s.k, b);
+    const std::vector<float> bias = bias_panel<float>(ops, s.n);
+    const Panels<float> p{a.data(), b.data(), ops.bias ? bias.data() : nullptr, d, s.m, s.n,
+                          s.k,      !ops.c};
+    if (simd) {
+      dot_detail::float_tiles_avx2(p);
+    } else {
+      dot_detail::run_tiles<float, dot_detail::FloatArithmetic>(p);
+    }
+  } else {
+    thread_local std::vector<std::uint32_t> a, b;
+    pack_wrap_side(ops.a, ops.a_scale, true, ops.profile, s.m, s.k, a);
+    pack_wrap_side(ops.b, ops.b_scale, false, ops.profile, s.n, s.k, b);
+    const std::vector<std::uint32_t> bias = bias_panel<std::uint32_t>(ops, s.n);
+    const Panels<std::uint32_t> p{a.data(), b.data(), ops.bias ? bias.data() : nullptr, d, s.m, s.n,
+                                  s.k,      !ops.c};
+    if (simd) {
+      dot_detail::wrap_tiles_avx2(p);
+    } else {
+      dot_detail::run_tiles<std::uint32_t, dot_detail::WrapArithmetic>(p);
+    }
+  }
+  return flags;
+}
+
+}  // namespace ptovp::numeric

@@ -1,0 +1,127 @@
+// Internal to the dot kernels: the packed panel format shared by the driver
+// (dot_kernel.cpp) and the SIMD back end (dot_kernel_avx2.cpp).
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "numeric/data_type.hpp"
+
+namespace ptovp::numeric::dot_detail {
+
+// Micro-tile: kMR rows of A times kNR columns of B (6 x 16 FP32 fills twelve
+// of the sixteen ymm registers with accumulators).
+inline constexpr std::size_t kMR = 6;
+inline constexpr std::size_t kNR = 16;
+inline constexpr std::uint32_t kCanonicalNaN = 0x7FC00000;
+
+// A is row-major, element (m, k) at m * K + k, rows padded to a multiple of
+// kMR (plain rows keep its packing contiguous; the kernel broadcasts from kMR
+// row streams). B is in micro-panels of kNR columns, element (k, n) at
+// ((n / kNR) * K + k) * kNR + n % kNR. Padding is zero.
+// `d` holds the initial accumulator words on entry (unless `zero_init`: then
+// every one is +0 and d is not read) and the results on exit;
+// `bias` (padded to whole panels) is nullptr when absent.
+template <typename T>
+struct Panels {
+  const T* a = nullptr;
+  const T* b = nullptr;
+  const T* bias = nullptr;
+  std::uint32_t* d = nullptr;
+  std::size_t m = 0, n = 0, k = 0;
+  bool zero_init = false;
+};
+
+// Both back ends run every tile through this driver; they differ only in the
+// instructions the compiler may use for the micro-kernel below. Internal
+// linkage keeps the AVX2-compiled copy out of the portable translation unit.
+namespace {
+
+template <typename T>
+T from_bits(std::uint32_t bits) {
+  T value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+template <typename T>
+std::uint32_t to_bits(T value) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+// FP32: one fused multiply-add per term; bias once; every NaN canonical.
+struct FloatArithmetic {
+  static float step(float a, float b, float acc) { return std::fmaf(a, b, acc); }
+  static std::uint32_t finish(float acc, const float* bias) {
+    if (bias != nullptr) acc = acc + *bias;
+    return std::isnan(acc) ? kCanonicalNaN : to_bits(acc);
+  }
+};
+
+// Integer accumulators wrap modulo 2^32 (pto-v0 computes mod 2^64, whose bits
+// 31:0 are the same ring homomorphism).
+struct WrapArithmetic {
+  static std::uint32_t step(std::uint32_t a, std::uint32_t b, std::uint32_t acc) {
+    return acc + a * b;
+  }
+  static std::uint32_t finish(std::uint32_t acc, const std::uint32_t* bias) {
+    return bias != nullptr ? acc + *bias : acc;
+  }
+};
+
+template <typename T, typename Arithmetic>
+void micro_tile(const Panels<T>& p, std::size_t m0, std::size_t n0) {
+  const std::size_t rows = p.m - m0 < kMR ? p.m - m0 : kMR;
+  const std::size_t cols = p.n - n0 < kNR ? p.n - n0 : kNR;
+  T acc[kMR][kNR] = {};
+  for (std::size_t i = 0; i < (p.zero_init ? 0 : rows); ++i) {
+    for (std::size_t j = 0; j < cols; ++j)
+      acc[i][j] = from_bits<T>(p.d[(m0 + i) * p.n + n0 + j]);
+  }
+  const T* a = p.a + m0 * p.k;
+  const T* b = p.b + n0 * p.k;
+  for (std::size_t k = 0; k < p.k; ++k, b += kNR) {
+    for (std::size_t i = 0; i < kMR; ++i) {
+      const T ai = a[i * p.k + k];
+      for (std::size_t j = 0; j < kNR; ++j)
+        acc[i][j] = Arithmetic::step(ai, b[j], acc[i][j]);
+    }
+  }
+  for (std::size_t i = 0; i < rows; ++i) {
+    for (std::size_t j = 0; j < cols; ++j) {
+      p.d[(m0 + i) * p.n + n0 + j] =
+          Arithmetic::finish(acc[i][j], p.bias != nullptr ? p.bias + n0 + j : nullptr);
+    }
+  }
+}
+
+template <typename T, typename Arithmetic>
+void run_tiles(const Panels<T>& p) {
+  for (std::size_t n0 = 0; n0 < p.n; n0 += kNR) {
+    for (std::size_t m0 = 0; m0 < p.m; m0 += kMR)
+      micro_tile<T, Arithmetic>(p, m0, n0);
+  }
+}
+
+}  // namespace
+
+// Converts `count` contiguous little-endian raw elements of `type` to T.
+template <typename T>
+using Widener = void (*)(DataType type, const std::uint8_t* raw, std::size_t count, T* out);
+
+// The AVX2+FMA+F16C back end (dot_kernel_avx2.cpp); callers check the CPU.
+void float_tiles_avx2(const Panels<float>& panels);
+void wrap_tiles_avx2(const Panels<std::uint32_t>& panels);
+// Exact FP16 (F16C), BF16 or FP32 to FP32, and 8-bit floating lanes through
+// lane_table (gathers).
+void widen_avx2(DataType type, const std::uint8_t* raw, std::size_t count, float* out);
+
+// The exact FP32 value of every raw code of each type of at most 8 bits
+// (dot_kernel.cpp, from the codec); invalid encodings are NaN.
+const float* lane_table(DataType type);
+
+}  // namespace ptovp::numeric::dot_detail

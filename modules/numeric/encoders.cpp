@@ -1,0 +1,190 @@
+#include "numeric/encoders.hpp"
+
+#include "numeric/encoders_impl.hpp"
+#include "numeric/error.hpp"
+#include "numeric/value_codec.hpp"
+
+namespace ptovp::numeric {
+namespace {
+
+using encoder_detail::encode_fp8;
+using encoder_detail::encode_ieee;
+using encoder_detail::encode_integer;
+using encoder_detail::exceeds;
+
+std::uint64_t width_mask(unsigned bits) {
+  return bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+}
+
+constexpr IeeeFormat kFP32{23, 127, 0x80000000, 0x7F800000, 0x7F7FFFFF};
+constexpr IeeeFormat kFP16{10, 15, 0x8000, 0x7C00, 0x7BFF};
+constexpr IeeeFormat kBF16{7, 127, 0x8000, 0x7F80, 0x7F7F};
+
+Fp8Format build_fp8_format(DataType type, std::uint8_t overflow_positive,
+                           std::uint8_t overflow_negative) {
+  Fp8Format f;
+  f.overflow_positive = overflow_positive;
+  f.overflow_negative = overflow_negative;
+  f.lowest = to_dyadic(decode(type, 0x01)).floor_log2();
+  const DecodedValue largest = decode(type, *max_finite(type));
+  f.largest = static_cast<std::uint8_t>(*max_finite(type));
+  f.highest = to_dyadic(largest).floor_log2();
+  f.normal = to_dyadic(decode(type, *min_normal(type))).floor_log2();
+  for (unsigned code = 1; code < 0x80; ++code) {
+    const DecodedValue d = decode(type, code);
+    if (!d.is_finite()) continue;
+    const int length = bit_length(d.significand);
+    Fp8Binade& b = f.binades.at(static_cast<std::size_t>(d.exponent + length - f.lowest));
+    b.quantum_exponent = d.exponent;
+    b.top_steps = (2u << (length - 1)) - 1;
+    b.base_code = code - static_cast<unsigned>(d.significand);
+  }
+  for (std::size_t i = 0; i + 1 < f.binades.size(); ++i) {
+    f.binades[i].next_code = f.binades[i + 1].base_code + (f.binades[i + 1].top_steps + 1) / 2;
+  }
+  f.binades[0].quantum_exponent = f.binades[1].quantum_exponent;
+  const Fp8Binade& top = f.binades.at(static_cast<std::size_t>(f.highest - f.lowest + 1));
+  f.largest_steps =
+      static_cast<unsigned>(largest.significand << (largest.exponent - top.quantum_exponent));
+  return f;
+}
+
+// MatrixFloatingInfinity: E4M3 has no infinity and gives its NaN 0x7F.
+const Fp8Format kE4M3Format = build_fp8_format(DataType::E4M3, 0x7F, 0x7F);
+const Fp8Format kHiF8Format = build_fp8_format(DataType::HiF8, 0x6F, 0xEF);
+
+[[noreturn]] void reject_destination(DataType type, const char* reason) {
+  throw IllegalFieldValue("destination DataType", code(type), reason);
+}
+
+}  // namespace
+
+IntegerRange integer_range(DataType type) {
+  if (!is_integer(type)) reject_destination(type, "not an integer type");
+  const unsigned width = info(type).lane_bits;
+  if (is_signed_integer(type)) {
+    const int128 maximum = (int128{1} << (width - 1)) - 1;
+    return {-maximum - 1, maximum};
+  }
+  return {0, (int128{1} << width) - 1};
+}
+
+std::uint64_t integer_minimum_bits(DataType type) {
+  return static_cast<std::uint64_t>(integer_range(type).minimum) & width_mask(info(type).lane_bits);
+}
+
+std::uint64_t integer_maximum_bits(DataType type) {
+  return static_cast<std::uint64_t>(integer_range(type).maximum) & width_mask(info(type).lane_bits);
+}
+
+Encoded reference_matrix_integer_encoding(const Dyadic& value, DataType type,
+                                          NumericControl control, std::int64_t addend) {
+  return encode_integer(value, integer_range(type), width_mask(info(type).lane_bits), control,
+                        addend);
+}
+
+SignedIntermediate matrix_round_and_saturate_signed(const Dyadic& value, unsigned width,
+                                                    RoundingMode mode) {
+  if (width != 5 && width != 9 && width != 17) {
+    throw IllegalFieldValue("intermediate width", width,
+                            "MatrixRoundAndSaturateSigned takes 5, 9 or 17");
+  }
+  return encoder_detail::round_and_saturate_signed(value, width, mode);
+}
+
+Encoded matrix_shift_s32_to_s16(std::uint32_t value, unsigned shift) {
+  if (shift < 1 || shift > 16) {
+    throw IllegalFieldValue("shift", shift, "MatrixShiftS32ToS16 shifts by 1..16");
+  }
+  // Arithmetic shift: floor division, the discarded bits raise nothing.
+  const std::int32_t shifted = static_cast<std::int32_t>(value) >> shift;
+  if (shifted < -32768) return {0x8000, kFlagsOverflow};
+  if (shifted > 32767) return {0x7FFF, kFlagsOverflow};
+  return {static_cast<std::uint16_t>(shifted), 0};
+}
+
+Encoded matrix_quantized_affine(const Dyadic& value, const Dyadic& scale, std::int64_t offset,
+                                unsigned width, DataType type, NumericControl control) {
+  const Dyadic product = multiply(value, scale);
+  if (width == 0) return reference_matrix_integer_encoding(product, type, control, offset);
+  const SignedIntermediate intermediate =
+      matrix_round_and_saturate_signed(product, width, control.rounding);
+  Encoded result = reference_matrix_integer_encoding(dyadic_from_integer(intermediate.value), type,
+                                                     control, offset);
+  result.flags |= intermediate.flags;
+  return result;
+}
+
+Encoded reference_fp32_finite_encoding(const Dyadic& value, RoundingMode mode) {
+  return encode_ieee(value, kFP32, NumericControl{mode, false});
+}
+
+Encoded reference_binary16_encoding(const Dyadic& value, DataType type, NumericControl control) {
+  if (type == DataType::FP16) return encode_ieee(value, kFP16, control);
+  if (type == DataType::BF16) return encode_ieee(value, kBF16, control);
+  reject_destination(type, "ReferenceBinary16Encoding encodes FP16 and BF16");
+}
+
+Encoded reference_fp8_encoding(const Dyadic& value, DataType type, NumericControl control) {
+  if (type == DataType::E4M3) return encode_fp8(value, kE4M3Format, control);
+  if (type == DataType::HiF8) return encode_fp8(value, kHiF8Format, control);
+  reject_destination(type, "ReferenceFP8Encoding encodes E4M3 and HiF8");
+}
+
+Encoded reference_matrix_floating_encoding(const Dyadic& value, DataType type,
+                                           NumericControl control) {
+  if (is_integer(type)) {
+    reject_destination(type,
+                       "ReferenceMatrixFloatingEncoding encodes FP32, FP16, BF16, E4M3 and HiF8");
+  }
+  return DestinationEncoder(type).encode(value, control);
+}
+
+Encoded matrix_encode_real(const Dyadic& value, DataType type, NumericControl control) {
+  return DestinationEncoder(type).encode(value, control);
+}
+
+DestinationEncoder::DestinationEncoder(DataType type) : type_(type), kind_(Kind::Ieee) {
+  switch (type) {
+    case DataType::FP32:
+      ieee_ = &kFP32;
+      break;
+    case DataType::FP16:
+      ieee_ = &kFP16;
+      break;
+    case DataType::BF16:
+      ieee_ = &kBF16;
+      break;
+    case DataType::E4M3:
+      kind_ = Kind::Fp8;
+      fp8_ = &kE4M3Format;
+      break;
+    case DataType::HiF8:
+      kind_ = Kind::Fp8;
+      fp8_ = &kHiF8Format;
+      break;
+    default:
+      if (!numeric::is_integer(type)) {
+        reject_destination(type,
+                           "matrix encoders produce integers, FP32, FP16, BF16, E4M3 and HiF8");
+      }
+      kind_ = Kind::Integer;
+      range_ = integer_range(type);
+      mask_ = width_mask(info(type).lane_bits);
+  }
+}
+
+Encoded DestinationEncoder::encode(const Dyadic& value, NumericControl control,
+                                   std::int64_t addend) const {
+  switch (kind_) {
+    case Kind::Integer:
+      return encode_as<Kind::Integer>(value, control, addend);
+    case Kind::Ieee:
+      return encode_as<Kind::Ieee>(value, control, addend);
+    case Kind::Fp8:
+      break;
+  }
+  return encode_as<Kind::Fp8>(value, control, addend);
+}
+
+}  // namespace ptovp::numeric

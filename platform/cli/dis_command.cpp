@@ -1,0 +1,50 @@
+// `ptovp dis IMAGE [--start ADDR] [--count N]`: disassembles an ELF64 or raw image.
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "cli/commands.hpp"
+#include "isa/decoder.hpp"
+#include "isa/disassembler.hpp"
+
+namespace ptovp::cli {
+namespace {
+
+struct DisOptions {
+  std::string image;
+  std::optional<std::uint64_t> start;
+  std::optional<std::size_t> count;
+};
+
+int run_dis(const DisOptions& options) {
+  try {
+    const isa::ProgramImage image = isa::load_program_image(options.image);
+    const isa::Disassembly listing =
+        isa::disassemble(image, isa::Decoder::for_release(), options.start, options.count);
+    std::cout << listing.format(image);
+    if (listing.error) {
+      std::cerr << options.image << ": " << *listing.error << "\n";
+      return kExitUsage;
+    }
+    return kExitOk;
+  } catch (const isa::ImageError& error) {
+    std::cerr << error.what() << "\n";
+    return kExitUsage;
+  }
+}
+
+}  // namespace
+
+void add_dis_command(CLI::App& app, int& exit_status) {
+  auto options = std::make_shared<DisOptions>();
+  auto* command = app.add_subcommand("dis", "Disassemble an ELF64 or raw PTO image");
+  command->add_option("image", options->image, "Image file (ELF64, else raw from address 0)")
+      ->required();
+  command->add_option("--start", options->start, "First address to disassemble (0x... accepted)");
+  command->add_option("--count", options->count, "Number of instructions");
+  command->callback([options, &exit_status] { exit_status = run_dis(*options); });
+}
+
+}  // namespace ptovp::cli

@@ -1,0 +1,14 @@
+// The text printed when a run halts on a trap: the trap number and internal
+// fault code, the failing check with its values, the PC with the decoded
+// instruction, and the block header as it was when the fault was raised.
+#pragma once
+
+#include <string>
+
+#include "frontend/front_end.hpp"
+
+namespace ptovp::functional {
+
+std::string format_fault_report(const frontend::Halt& halt);
+
+}  // namespace ptovp::functional

@@ -1,0 +1,56 @@
+#include "functional/functional_model.hpp"
+
+#include <fmt/format.h>
+
+namespace ptovp::functional {
+
+FunctionalModel::FunctionalModel(ModelConfig config, std::ostream& out, std::ostream& err)
+    : config_(config),
+      state_(config.arch),
+      memory_(config.memory_base, config.memory_size),
+      local_(config.tile_naming),
+      fabric_(shared_),
+      tlsu_(memory_, local_, fabric_),
+      builder_(state_,
+               block_builder::BlockExecutors{
+                   [this](const arch::BlockDescriptor& block, std::uint64_t capacity) {
+                     return tlsu_.execute(block, capacity);
+                   },
+                   {},  // CUBE: bound here when modules/cube lands
+                   {}},
+               config.body_entry),
+      front_end_(state_, memory_, builder_, out, err, config.front_end) {}
+
+arch::MaybeFault FunctionalModel::load_bytes(std::uint64_t address,
+                                             const std::vector<std::uint8_t>& bytes) {
+  if (bytes.empty()) return std::nullopt;
+  return memory_.write(address, bytes.data(), bytes.size());
+}
+
+arch::MaybeFault FunctionalModel::load(const isa::ProgramImage& image) {
+  for (const isa::ImageSection& section : image.sections) {
+    if (auto failed = load_bytes(section.address, section.bytes)) {
+      failed->reason =
+          fmt::format("section {} ({} bytes at 0x{:x}) does not fit memory: {}", section.name,
+                      section.bytes.size(), section.address, failed->reason);
+      return failed;
+    }
+  }
+  state_.pc = image.entry;
+  return std::nullopt;
+}
+
+RunResult FunctionalModel::run(std::uint64_t max_instructions) {
+  RunResult result;
+  const std::uint64_t start = front_end_.instructions();
+  while (max_instructions == 0 || front_end_.instructions() - start < max_instructions) {
+    if (auto halt = front_end_.step()) {
+      result.halt = std::move(halt);
+      break;
+    }
+  }
+  result.instructions = front_end_.instructions() - start;
+  return result;
+}
+
+}  // namespace ptovp::functional

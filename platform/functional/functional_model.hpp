@@ -1,0 +1,83 @@
+// The untimed functional model: the units of one core composed without
+// SystemC (memory, Local tiles, Shared fabric, TLSU, block builder, front end
+// with traps and host services). The SystemC platform wraps the same classes
+// one module per unit; both must give identical architectural results.
+#pragma once
+
+#include <cstdint>
+#include <iostream>
+#include <optional>
+#include <string>
+
+#include "arch/arch_state.hpp"
+#include "arch/local_tile_file.hpp"
+#include "arch/shared_tile_file.hpp"
+#include "block_builder/block_builder.hpp"
+#include "fabric/fabric.hpp"
+#include "frontend/front_end.hpp"
+#include "isa/program_image.hpp"
+#include "memory/memory.hpp"
+#include "numeric/numeric_profile.hpp"
+#include "tlsu/tlsu.hpp"
+
+namespace ptovp::functional {
+
+struct ModelConfig {
+  numeric::NumericProfile profile = numeric::NumericProfile::Hardware;
+  std::uint64_t memory_base = 0;
+  std::uint64_t memory_size = memory::kDefaultSize;
+  arch::ArchConfig arch;
+  arch::TileNaming tile_naming = arch::TileNaming::Asl;
+  block_builder::BodyEntry body_entry = block_builder::BodyEntry::FirstScalar;
+  frontend::FrontEndOptions front_end;
+};
+
+struct RunResult {
+  std::optional<frontend::Halt> halt;  // absent when the instruction limit stopped the run
+  std::uint64_t instructions = 0;
+};
+
+class FunctionalModel {
+ public:
+  // Throws std::invalid_argument for an impossible memory window.
+  explicit FunctionalModel(ModelConfig config = {}, std::ostream& out = std::cout,
+                           std::ostream& err = std::cerr);
+  FunctionalModel(const FunctionalModel&) = delete;
+  FunctionalModel& operator=(const FunctionalModel&) = delete;
+
+  const ModelConfig& config() const { return config_; }
+
+  // Copies every section into memory and sets TPC to the entry point; the
+  // fault names the first section that does not fit.
+  arch::MaybeFault load(const isa::ProgramImage& image);
+  arch::MaybeFault load_bytes(std::uint64_t address, const std::vector<std::uint8_t>& bytes);
+
+  // Runs until a halt or until `max_instructions` attempts (0 = no limit).
+  RunResult run(std::uint64_t max_instructions);
+
+  arch::ArchState& state() { return state_; }
+  const arch::ArchState& state() const { return state_; }
+  memory::Memory& memory() { return memory_; }
+  const memory::Memory& memory() const { return memory_; }
+  arch::LocalTileFile& local_tiles() { return local_; }
+  const arch::LocalTileFile& local_tiles() const { return local_; }
+  const arch::SharedTileFile& shared_tiles() const { return shared_; }
+  arch::SharedTileFile& shared_tiles() { return shared_; }
+  fabric::Fabric& fabric() { return fabric_; }
+  frontend::FrontEnd& front_end() { return front_end_; }
+  const frontend::FrontEnd& front_end() const { return front_end_; }
+  block_builder::BlockBuilder& builder() { return builder_; }
+
+ private:
+  ModelConfig config_;
+  arch::ArchState state_;
+  memory::Memory memory_;
+  arch::LocalTileFile local_;
+  arch::SharedTileFile shared_;
+  fabric::Fabric fabric_;
+  tlsu::Tlsu tlsu_;
+  block_builder::BlockBuilder builder_;
+  frontend::FrontEnd front_end_;
+};
+
+}  // namespace ptovp::functional

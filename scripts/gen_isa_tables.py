@@ -1,0 +1,345 @@
+#!/usr/bin/env python3
+"""Generates modules/isa/generated/isa_tables.cpp from the spec catalogs.
+
+    scripts/gen_isa_tables.py [--spec-data DIR] [--out DIR]
+
+Reads ../shared/spec-data/catalog/{command-forms,scalar-forms,tile-operations,
+extension-encoding-reservations}.json and writes one C++ file of constant tables
+(the structs are declared in modules/isa/isa_tables.hpp). The output is checked
+in; tests/isa/generated_tables_test.cpp regenerates it and fails when it differs.
+
+Every catalog record is emitted for release 0.58.3 (the catalog snapshot). The
+0.58.5 deltas are applied by OVERLAY_0585 below as replacement records that
+exist only in release 0.58.5; nothing in the output is edited by hand.
+"""
+
+import argparse
+import copy
+import json
+import os
+import sys
+
+RELEASE_0583 = 1
+RELEASE_0585 = 2
+ALL_RELEASES = RELEASE_0583 | RELEASE_0585
+
+
+# --- 0.58.5 overlay (research/spec-delta.md §3.1 and §3.3) -------------------
+
+def _overlay_fpatr(form):
+    """B.FPATR: bit 9 becomes CScaleEn; bit 10 stays the reserved zero bit."""
+    form["encoding"][0]["mask"] = "0x00007c7f"
+    fields = []
+    for field in form["fields"]:
+        if field["name"] == "Reserved":
+            field = {"name": "Reserved", "signedness": "encoding-defined", "width": 1,
+                     "pieces": [{"instruction_lsb": 10, "value_lsb": 0, "width": 1}]}
+        fields.append(field)
+        if field["name"] == "TransB":
+            fields.append({"name": "CScaleEn", "signedness": "encoding-defined", "width": 1,
+                           "pieces": [{"instruction_lsb": 9, "value_lsb": 0, "width": 1}]})
+    form["fields"] = fields
+    form["constraints"].append({"field": "CScaleEn", "operator": "one-of", "values": [0, 1]})
+    form["asm"] += ", CScaleEn"
+    return form
+
+
+def _overlay_ios(form):
+    """B.IOS: SharedTileID narrows to 6 bits [25:20]; bits 27:26 become fixed zero."""
+    form["encoding"][0]["mask"] = "0xfc0871ff"
+    for field in form["fields"]:
+        if field["name"] == "SharedTID":
+            field["name"] = "SharedTileID"
+            field["width"] = 6
+            field["pieces"] = [{"instruction_lsb": 20, "value_lsb": 0, "width": 6}]
+    form["asm"] = form["asm"].replace("SharedTID", "SharedTileID")
+    return form
+
+
+OVERLAY_0585 = {
+    "b_fpatr_32_30c307e06d4a": _overlay_fpatr,
+    "b_ios_32_4ba5ef98fdaa": _overlay_ios,
+}
+
+
+# --- Assembly syntax ----------------------------------------------------------
+# A form's operands are a list of slots (modules/isa/operand_syntax.hpp):
+#   (kind, [field names], text, optional)
+
+DEST_FIELDS = ("RegDst", "RegDst0")
+SECOND_DEST_FIELDS = ("RegDst1",)
+FLAG_FIELDS = ("aq", "rl", "far", "e", "i", "r", "s", "h")
+# Branch-target immediates: halfword offsets from the instruction's own address.
+PC_RELATIVE = {
+    "BSTART": "simm25", "BSTART.STD": "simm17", "BSTART.FP": "simm17", "C.BSTART": "simm12",
+    "BSTART.CALL": "simm12", "J": "simm22",
+}
+DATA_TYPE_OR_NONE = ("B.DATR", "BSTART.TMOV")
+
+
+def slot(kind, fields=(), text="", optional=False):
+    return (kind, list(fields), text, optional)
+
+
+def command_slots(form, index):
+    """Canonical operands of the command forms, after the spec's assembly templates."""
+    m = form["mnemonic"]
+    asm = form["asm"]
+    names = [f["name"] for f in form["fields"]]
+    if m == "B.CATR":
+        return [slot("Flag", ["trap"], "trap"), slot("Flag", ["atom"], "atomic"),
+                slot("Flag", ["aq"], "aq"), slot("Flag", ["rl"], "rl"),
+                slot("Flag", ["far"], "far"), slot("Flag", ["DR"], "dr")]
+    if m == "B.DATR":
+        return [slot("Enum", ["Layout"], "Layout"), slot("Enum", ["DataType"], "DataTypeOrNone"),
+                slot("Enum", ["PadValueOrByteId"], "PadValue"), slot("Enum", ["CMode"], "CMode"),
+                slot("Enum", ["RMode"], "RoundingMode"), slot("Immediate", ["Sat"]),
+                slot("Immediate", ["Canonicalize"])]
+    if m == "B.DIM":
+        return [slot("Register", ["RegSrc"]), slot("Immediate", ["uimm17"]),
+                slot("Keyword", [], asm.split(", ")[-1])]
+    if m == "B.HINT" and "TRACE" in asm:
+        return [slot("Keyword", [], "TRACE"), slot("Enum", ["B/E"], "TraceEdge")]
+    if m == "B.HINT":
+        return [slot("Immediate", ["L/UL"]), slot("Immediate", ["V"]),
+                slot("Enum", ["temp"], "Temperature"), slot("Immediate", ["prefetch_size"])]
+    if m == "B.IOR":
+        return [slot("RegisterList", ["RegSrc0", "RegSrc1", "RegSrc2"]),
+                slot("DestRegister", ["RegDst"], optional=True)]
+    if m == "B.IOT":
+        slots = [slot("TileSource", [n]) for n in ("SrcTile0", "SrcTile1") if n in names]
+        slots += [slot("PeMask", ["PEMode"], optional=True), slot("Flag", ["L"], "last")]
+        if "DstTile" in names:
+            slots.append(slot("TileDest", ["DstTile", "SizeCode"]))
+        return slots
+    if m == "B.IOS":
+        shared = [n for n in names if n.startswith("Shared")]
+        return [slot("SharedSource", shared + ["SizeCode"], optional=True),
+                slot("PeMask", ["PEMode"], optional=True),
+                slot("SharedDest", shared + ["SizeCode"], optional=True)]
+    if m == "B.FPATR":
+        return [slot("Enum", ["PreQuantMode"], "PreQuantMode"), slot("Enum", ["ReluMode"], "ReluMode")] + [
+            slot("Immediate", [n]) for n in ("GroupNCode", "RowMaxEn", "GroupMaxEn", "RowMaxInit",
+                                             "MaxAbsEn", "TransA", "TransB", "CScaleEn") if n in names]
+    if m in ("BSTART", "BSTART.STD", "BSTART.FP", "BSTART.SYS", "C.BSTART", "C.BSTART.SYS"):
+        keyword = asm.split()[1].rstrip(",")
+        slots = [slot("Keyword", [], keyword)]
+        if keyword in ("DIRECT", "COND"):
+            slots.append(slot("PcRelative", [PC_RELATIVE[m]]))
+        return slots
+    if m in ("C.BSTART.STD", "C.BSTART.FP"):
+        return [slot("Enum", ["BrType"], "BranchType")]
+    if m == "BSTART.CALL":
+        return [slot("PcRelative", ["simm12"]), slot("Immediate", ["uimm5"]),
+                slot("Keyword", [], "->ra", optional=True)]
+    if m == "BSTART.ICALL":
+        return [slot("Immediate", ["uimm5"]), slot("Keyword", [], "->ra", optional=True)]
+    if m == "BSTART.TEPL":
+        return [slot("Immediate", ["Mode"]), slot("Immediate", ["Function"]),
+                slot("Enum", ["DataType"], "DataType")]
+    if m.startswith("BSTART."):
+        return [slot("Enum", ["DataType"], "DataTypeOrNone" if m in DATA_TYPE_OR_NONE else "DataType")]
+    if m == "C.B.DIMI":
+        return [slot("Immediate", ["imm8"]), slot("DestEnum", ["LoopNest"], "LoopNest")]
+    if m in ("MCOPY", "MSET", "ESAVE", "ERCOV"):
+        return [slot("RegisterList", ["RegSrc0", "RegSrc1", "RegSrc2"])]
+    if m.startswith("FENTRY") or m.startswith("FEXIT") or m.startswith("FRET"):
+        return [slot("RegisterRange", names[:2]), slot("Keyword", [], "sp!"),
+                slot("Immediate", ["uimm"])]
+    return None
+
+
+def template_position(asm, name):
+    """Where a field is named in the assembly template, for operand order."""
+    lowered = asm.lower()
+    candidates = [name.lower(), name.lower().rstrip("0123456789")]
+    for candidate in candidates:
+        position = lowered.find(candidate)
+        if candidate and position >= 0:
+            return position
+    return len(asm)
+
+
+def generic_slots(form):
+    """Operands of every other form: sources and immediates in template order,
+    then one-bit modifier flags, then destinations."""
+    m = form["mnemonic"]
+    operands, flags, dests = [], [], []
+    fixed = {c["field"] for c in form["constraints"]
+             if c["operator"] == "one-of" and len(c["values"]) == 1}
+    for order, field in enumerate(form["fields"]):
+        name = field["name"]
+        if name in fixed:
+            continue
+        if name in DEST_FIELDS:
+            dests.insert(0, slot("DestRegister", [name]))
+        elif name in SECOND_DEST_FIELDS:
+            dests.append(slot("DestRegisterNext", [name]))
+        elif name in FLAG_FIELDS and field["width"] == 1:
+            flags.append(slot("Flag", [name], name))
+        elif name.startswith("Src") and name not in ("SrcRType", "SrcType"):
+            operands.append((template_position(form["asm"], name), order, slot("Register", [name])))
+        elif PC_RELATIVE.get(m) == name:
+            operands.append((template_position(form["asm"], name), order, slot("PcRelative", [name])))
+        else:
+            operands.append((template_position(form["asm"], name), order, slot("Immediate", [name])))
+    operands.sort(key=lambda entry: (entry[0], entry[1]))
+    slots = [entry[2] for entry in operands] + flags + dests
+    if "->ra" in form["asm"].lower() and not dests:
+        slots.append(slot("Keyword", [], "->ra", optional=True))
+    return slots
+
+
+# --- Emission -----------------------------------------------------------------
+
+def cxx_string(text):
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def total_mask_match(encoding):
+    mask = match = 0
+    for part in encoding:
+        mask |= int(part["mask"], 16) << (32 * part["index"])
+        match |= int(part["match"], 16) << (32 * part["index"])
+    return mask, match
+
+
+class Emitter:
+    def __init__(self):
+        self.forms, self.fields, self.pieces, self.constraints = [], [], [], []
+        self.values, self.variants, self.slots = [], [], []
+
+    def add_form(self, form, catalog, model_index, releases):
+        names = [f["name"] for f in form["fields"]]
+        field_begin = len(self.fields)
+        for field in form["fields"]:
+            piece_begin = len(self.pieces)
+            for piece in field["pieces"]:
+                self.pieces.append("{%d, %d, %d}" % (piece["instruction_lsb"], piece["value_lsb"],
+                                                     piece["width"]))
+            signedness = {"signed": "Signed", "unsigned": "Unsigned",
+                          "encoding-defined": "EncodingDefined"}[field["signedness"]]
+            self.fields.append("{%s, %d, Signedness::%s, %d, %d}" % (
+                cxx_string(field["name"]), field["width"], signedness, piece_begin,
+                len(field["pieces"])))
+        constraint_begin = len(self.constraints)
+        for constraint in form["constraints"]:
+            value_begin = len(self.values)
+            if constraint["operator"] == "one-of":
+                values, op = constraint["values"], "OneOf"
+            else:
+                values, op = [constraint["value"]], "NotEqual"
+            self.values.extend(values)
+            self.constraints.append("{%d, ConstraintOperator::%s, %d, %d}" % (
+                names.index(constraint["field"]), op, value_begin, len(values)))
+        variant_begin = len(self.variants)
+        for variant in form.get("encoding_variants", []):
+            mask, match = total_mask_match(variant["encoding"])
+            self.variants.append("{0x%x, 0x%x, %d, %s}" % (mask, match, variant["function"],
+                                                           cxx_string(variant["name"])))
+        slot_begin = len(self.slots)
+        slots = (command_slots(form, model_index) if catalog == "Command" else None) or \
+            generic_slots(form)
+        for kind, slot_fields, text, optional in slots:
+            indices = [names.index(n) for n in slot_fields] + [-1] * (3 - len(slot_fields))
+            self.slots.append("{OperandKind::%s, {%d, %d, %d}, %s, %s}" % (
+                kind, indices[0], indices[1], indices[2], cxx_string(text),
+                "true" if optional else "false"))
+        mask, match = total_mask_match(form["encoding"])
+        self.forms.append(
+            "{%s, %s, %s, %s, %s, %s, Catalog::%s, %d, %d, FormStatus::%s, %d, 0x%x, 0x%x,\n"
+            "   %d, %d, %d, %d, %d, %d, %d, %d}" % (
+                cxx_string(form["form_id"]), cxx_string(form["mnemonic"]), cxx_string(form["asm"]),
+                cxx_string(form["semantic_family"]), cxx_string(form["semantic_group"]),
+                cxx_string(form["semantic_handler"]), catalog, model_index, form["length_bits"],
+                "Accepted" if form["status"] == "accepted" else "ReservedInPto", releases, mask,
+                match, field_begin, len(form["fields"]), constraint_begin, len(form["constraints"]),
+                variant_begin, len(form.get("encoding_variants", [])), slot_begin, len(slots)))
+
+
+def tile_operation_row(op):
+    operands = ",".join(o["operand"] for o in op["arguments"] if "operand" in o)
+    allowed = ",".join(op["datr_contract"]["allowed_nonzero_fields"])
+    selector = int(op["selector"], 16) if "selector" in op else -1
+    mode = op["mode"] if op.get("mode") is not None else -1
+    return "{%s, %s, %s, %s, %d, %d, %d, %s, %s, %s, %s}" % (
+        cxx_string(op["name"]), cxx_string(op["family"]), cxx_string(op["engine"]),
+        cxx_string(op["command_mnemonic"]), op["function"], mode, selector,
+        cxx_string(op["semantic_handler"]), cxx_string(operands), cxx_string(allowed),
+        cxx_string(op["datr_contract"]["pad_union"]))
+
+
+def generate(spec_data):
+    catalog_dir = os.path.join(spec_data, "catalog")
+
+    def load(name):
+        with open(os.path.join(catalog_dir, name + ".json"), encoding="utf-8") as f:
+            return json.load(f)
+
+    commands = load("command-forms")
+    scalars = load("scalar-forms")
+    tile_ops = load("tile-operations")
+    reservations = load("extension-encoding-reservations")
+    if scalars["family_constraints"]:
+        sys.exit("gen_isa_tables: scalar family_constraints are not supported")
+
+    emitter = Emitter()
+    for catalog, data in (("Command", commands), ("Scalar", scalars)):
+        for index, form in enumerate(data["forms"]):
+            overlay = OVERLAY_0585.get(form["form_id"])
+            emitter.add_form(form, catalog, index, RELEASE_0583 if overlay else ALL_RELEASES)
+    for index, form in enumerate(commands["forms"]):
+        overlay = OVERLAY_0585.get(form["form_id"])
+        if overlay:
+            emitter.add_form(overlay(copy.deepcopy(form)), "Command", index, RELEASE_0585)
+
+    reserved_rows = []
+    for r in reservations["reservations"]:
+        mask, match = total_mask_match(r["encoding"])
+        reserved_rows.append("{%s, %s, %d, 0x%x, 0x%x}" % (
+            cxx_string(r["mnemonic"]), cxx_string(r["owner"]), r["length_bits"], mask, match))
+    overlap_rows = ["{%s, %s, %s}" % (cxx_string(o["broad_form_id"]), cxx_string(o["narrow_form_id"]),
+                                      cxx_string(o["reason"]))
+                    for o in commands["reviewed_encoding_overlaps"]]
+
+    def array(type_name, name, rows):
+        body = "".join("    %s,\n" % row for row in rows)
+        return ("const %s %s[] = {\n%s};\nconst std::size_t %sCount = %d;\n\n"
+                % (type_name, name, body, name, len(rows)))
+
+    out = [
+        "// GENERATED by scripts/gen_isa_tables.py from the spec catalogs; do not edit.\n",
+        "// Regenerate: python3 scripts/gen_isa_tables.py --spec-data ../shared/spec-data\n",
+        "// clang-format off\n",
+        '#include "isa/isa_tables.hpp"\n\n',
+        "namespace ptovp::isa::generated {\n\n",
+        array("FormInfo", "kForms", emitter.forms),
+        array("FieldInfo", "kFields", emitter.fields),
+        array("FieldPiece", "kPieces", emitter.pieces),
+        array("FormConstraint", "kConstraints", emitter.constraints),
+        array("std::int64_t", "kConstraintValues", [str(v) for v in emitter.values]),
+        array("EncodingVariant", "kVariants", emitter.variants),
+        array("OperandSlot", "kSlots", emitter.slots),
+        array("ReservedEncoding", "kReservations", reserved_rows),
+        array("ReviewedOverlap", "kReviewedOverlaps", overlap_rows),
+        array("TileOperationInfo", "kTileOperations",
+              [tile_operation_row(op) for op in tile_ops["operations"]]),
+        "}  // namespace ptovp::isa::generated\n",
+    ]
+    return "".join(out)
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--spec-data", default=os.path.join(root, "..", "shared", "spec-data"))
+    parser.add_argument("--out", default=os.path.join(root, "modules", "isa", "generated"))
+    args = parser.parse_args()
+    text = generate(args.spec_data)
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, "isa_tables.cpp"), "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+
+
+if __name__ == "__main__":
+    main()

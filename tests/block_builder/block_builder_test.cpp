@@ -1,0 +1,256 @@
+// Block builder: header placement, duplicate and ordering rules, completion
+// order, zero-mask no-op, retry and post-commit trap. Each test names the AVS
+// point (block-frontend.md §10) whose intent it ports; every fault path checks
+// the fault code, the trap number, the PC and that no tile, capacity or block
+// state changed.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "program_fixture.hpp"
+
+namespace ptovp::testing {
+namespace {
+
+using arch::FaultCode;
+using BlockBuilderTest = ProgramTest;
+
+// A TLOAD of an 8x8 U32 tile from 0x1000 (R11 = base, R12 = stride).
+const std::string kLoadSetup = "  hl.liu 0x1000, ->s0\n  addi zero, 32, ->s1\n";
+
+// block/lifecycle BSTOP: an inactive BSTOP raises BundleControl (trap 5).
+TEST_F(BlockBuilderTest, InactiveBstopRaisesBundleControl) {
+  const frontend::Halt halt = expect_trap("  BSTOP\n", FaultCode::BundleControl);
+  EXPECT_EQ(halt.pc, 0u);
+  EXPECT_EQ(halt.fault.address, 0u);
+  EXPECT_FALSE(model.state().block.active);
+}
+
+// block/lifecycle BSTART: BARG initialisation and a stop clearing all block state.
+TEST_F(BlockBuilderTest, StartInitialisesBargAndStopClears) {
+  load("  BSTART.STD DIRECT, target\n  B.HINT TRACE, end\ntarget:\n" + std::string(kHalt));
+  ASSERT_FALSE(model.front_end().step());
+  const arch::BlockDescriptor& header = model.state().header;
+  EXPECT_TRUE(model.state().block.active);
+  EXPECT_EQ(header.kind, arch::BlockKind::Standard);
+  EXPECT_EQ(header.transfer, arch::TransferType::Direct);
+  EXPECT_TRUE(header.taken);
+  EXPECT_EQ(header.bpc, 0u);
+  EXPECT_EQ(header.bpcn, 8u);
+  EXPECT_EQ(model.state().pc, 4u);
+  // B.HINT TRACE commits the DIRECT block (continuing at BPCN 8, skipping nothing
+  // here) and opens an empty Standard block.
+  ASSERT_FALSE(model.front_end().step());
+  EXPECT_EQ(model.state().pc, 8u);
+  EXPECT_TRUE(model.state().block.active);
+  EXPECT_TRUE(model.state().header.hint.present);
+  const functional::RunResult rest = model.run(10);
+  ASSERT_TRUE(rest.halt);
+  EXPECT_EQ(rest.halt->kind, frontend::HaltKind::Breakpoint);
+}
+
+// block/attributes B.DATR duplicate and placement raise BundleControl at the command.
+TEST_F(BlockBuilderTest, DatrDuplicateAndPlacement) {
+  frontend::Halt halt = expect_trap(
+      "  BSTART.TLOAD U32\n  B.DATR NORM, DTYPE_NONE, Zero, EQ, NONE, 0, 0\n"
+      "  B.DATR NORM, DTYPE_NONE, Zero, EQ, NONE, 0, 0\n  BSTOP\n",
+      FaultCode::BundleControl);
+  EXPECT_EQ(halt.pc, 8u);
+  EXPECT_TRUE(halt.block.active);
+  EXPECT_TRUE(halt.header.datr.present);
+  model.state().reset();
+  halt = expect_trap("  B.DATR NORM, DTYPE_NONE, Zero, EQ, NONE, 0, 0\n", FaultCode::BundleControl);
+  EXPECT_EQ(halt.pc, 0u);
+}
+
+// block/attributes B.DIM / C.B.DIMI share the write-once LB bit.
+TEST_F(BlockBuilderTest, DimensionWrittenTwice) {
+  const frontend::Halt halt =
+      expect_trap("  BSTART.TLOAD U32\n  B.DIM zero, 8, ->LB0\n  C.B.DIMI 4, ->LB0\n",
+                  FaultCode::BundleControl);
+  EXPECT_EQ(halt.pc, 8u);
+  EXPECT_EQ(halt.header.dims[0].value, 8u);
+}
+
+// block/attributes B.DIM: LB = low 16 bits of GPR + uimm17 (65535 + 1 writes 0).
+TEST_F(BlockBuilderTest, DimensionKeepsLow16Bits) {
+  load("  hl.liu 0xffff, ->a0\n  BSTART.TLOAD U32\n  B.DIM a0, 1, ->LB1\n");
+  model.run(3);
+  EXPECT_TRUE(model.state().header.dims[1].present);
+  EXPECT_EQ(model.state().header.dims[1].value, 0u);
+}
+
+// block/attributes B.FPATR nonmatrix, placement and cross-field rules.
+TEST_F(BlockBuilderTest, FpatrPlacementRules) {
+  frontend::Halt halt =
+      expect_trap("  BSTART.TLOAD U32\n  B.FPATR None, None, 0, 0, 0, 0, 0, 0, 0, 0\n",
+                  FaultCode::BundleControl);
+  EXPECT_EQ(halt.pc, 4u);
+  model.state().reset();
+  halt = expect_trap(
+      "  BSTART.TMATMUL FP16\n  B.IOT T0, T1, mask=1111, last, ->M<4>\n"
+      "  B.FPATR None, None, 0, 0, 0, 0, 0, 0, 0, 0\n",
+      FaultCode::BundleControl);
+  EXPECT_EQ(halt.pc, 8u);
+  model.state().reset();
+  // RowMaxInit without RowMaxEn.
+  halt = expect_trap("  BSTART.TMATMUL FP16\n  B.FPATR None, None, 0, 0, 0, 1, 0, 0, 0, 0\n",
+                     FaultCode::TileLegality);
+  EXPECT_FALSE(halt.header.fpatr.valid);
+}
+
+// block/attributes B.FPATR zero-mask-order-001: zero-mask binders may precede B.FPATR.
+TEST_F(BlockBuilderTest, ZeroMaskBindersMayPrecedeFpatr) {
+  load(
+      "  BSTART.TMATMUL FP16\n  B.IOT T0, T1, mask=0000, last, ->M<4>\n"
+      "  B.IOS S1, mask=0000\n  B.FPATR None, None, 0, 0, 0, 0, 0, 0, 0, 0\n");
+  const functional::RunResult result = model.run(4);
+  EXPECT_FALSE(result.halt);
+  EXPECT_TRUE(model.state().header.fpatr.valid);
+  EXPECT_TRUE(model.state().header.zero_participation_seen);
+  EXPECT_EQ(model.state().header.tile_count, 0u);
+}
+
+// block/operands B.IOT: L ordering, mask consistency, zero mask outside a block.
+TEST_F(BlockBuilderTest, TileBindingRules) {
+  frontend::Halt halt = expect_trap(
+      "  BSTART.TLOAD U32\n  B.IOT mask=1111, last, ->T<2>\n  B.IOT mask=1111, ->T<2>\n",
+      FaultCode::BundleControl);
+  EXPECT_EQ(halt.pc, 8u);
+  model.state().reset();
+  halt = expect_trap("  BSTART.TMATMUL FP16\n  B.IOT T0, mask=1111\n  B.IOT T1, mask=1100, last\n",
+                     FaultCode::TileLegality);
+  EXPECT_EQ(halt.header.tile_count, 1u);
+  model.state().reset();
+  // PEMode 000 is a strict no-op even with no block.
+  const functional::RunResult result = run("  B.IOT T0, mask=0000, last\n" + std::string(kHalt));
+  ASSERT_TRUE(result.halt);
+  EXPECT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint);
+}
+
+// block/operands B.IOS: duplicate or fifth binding BundleControl, mask TileLegality.
+TEST_F(BlockBuilderTest, SharedBindingRules) {
+  frontend::Halt halt =
+      expect_trap("  BSTART.TMATMUL FP16\n  B.IOS S1, mask=1111\n  B.IOS S1, mask=1111\n",
+                  FaultCode::BundleControl);
+  EXPECT_EQ(halt.pc, 8u);
+  model.state().reset();
+  halt = expect_trap(
+      "  BSTART.TMATMUL FP16\n  B.IOS S1, mask=1111\n  B.IOS S2, mask=1111\n"
+      "  B.IOS S3, mask=1111\n  B.IOS S4, mask=1111\n  B.IOS S5, mask=1111\n",
+      FaultCode::BundleControl);
+  EXPECT_EQ(halt.pc, 20u);
+  EXPECT_EQ(halt.header.shared_count, 4u);
+  model.state().reset();
+  halt = expect_trap("  BSTART.TMATMUL FP16\n  B.IOS S1, mask=1111\n  B.IOS S2, mask=1000\n",
+                     FaultCode::TileLegality);
+  EXPECT_EQ(halt.header.shared_count, 1u);
+}
+
+// block/operands B.IOR: second B.IOR raises BundleControl.
+TEST_F(BlockBuilderTest, ScalarBindingDuplicate) {
+  const frontend::Halt halt =
+      expect_trap("  BSTART.TLOAD U32\n  B.IOR [s0, s1]\n  B.IOR [s0]\n", FaultCode::BundleControl);
+  EXPECT_EQ(halt.pc, 8u);
+}
+
+// block/attributes B.CATR: DR outside TileElement/TileMemory faults at commit;
+// the block stays active and nothing is published.
+TEST_F(BlockBuilderTest, CatrDimensionReductionRejectedAtCommit) {
+  const frontend::Halt halt =
+      expect_trap("  BSTART.STD FALL\n  B.CATR dr\n  BSTOP\n", FaultCode::BundleControl);
+  EXPECT_EQ(halt.pc, 8u);
+  EXPECT_TRUE(halt.block.active);
+  EXPECT_TRUE(halt.header.catr.dimension_reduction);
+  // D7: the block is banked in the trap context and cleared.
+  EXPECT_FALSE(model.state().block.active);
+  EXPECT_TRUE(model.state().trap_contexts[0].block.active);
+}
+
+// block/attributes B.CATR post-commit trap: BundlePostCommit after the commit
+// and the clear, argument = continuation.
+TEST_F(BlockBuilderTest, CatrTrapIsPostCommit) {
+  const frontend::Halt halt = expect_trap(
+      kLoadSetup +
+          "  BSTART.TLOAD U32\n  B.CATR trap\n  B.DIM zero, 8, ->LB0\n  B.DIM zero, 8, ->LB1\n"
+          "  B.IOR [s0, s1]\n  B.IOT mask=1111, last, ->T<2>\n  BSTOP\n",
+      FaultCode::BundlePostCommit);
+  EXPECT_FALSE(halt.block.active);
+  EXPECT_EQ(halt.fault.address, model.state().pc);
+  EXPECT_EQ(allocated_local_tiles(), 1u);
+  EXPECT_EQ(capacity_in_use(), 4u * 256);
+  EXPECT_EQ(model.state().trap_contexts[0].tpc, halt.fault.address);
+}
+
+// block/execution BSTART.TMOV zero mask: an all-zero-mask block completes as a no-op.
+TEST_F(BlockBuilderTest, ZeroMaskBlockIsNoOp) {
+  const functional::RunResult result =
+      run("  BSTART.TLOAD U32\n  B.IOT mask=0000, last, ->T<2>\n  BSTOP\n" + std::string(kHalt));
+  ASSERT_TRUE(result.halt);
+  EXPECT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint);
+  EXPECT_EQ(allocated_local_tiles(), 0u);
+}
+
+// faults/rollback block-exec-tile-commit-001: a faulting next start is
+// validated first and the old block stays active; memory faults leave no state.
+TEST_F(BlockBuilderTest, FaultedBlockStaysActiveForRetry) {
+  const frontend::Halt halt = expect_trap(
+      "  hl.liu 0x7fffff00, ->s0\n  addi zero, 32, ->s1\n  BSTART.TLOAD U32\n  B.DIM zero, 8, "
+      "->LB0\n"
+      "  B.DIM zero, 8, ->LB1\n  B.IOR [s0, s1]\n  B.IOT mask=1111, last, ->T<2>\n  BSTART.STD "
+      "FALL\n",
+      FaultCode::DataPage);
+  EXPECT_EQ(halt.fault.address, 0x7fffff00u);
+  EXPECT_TRUE(halt.block.active);
+  EXPECT_EQ(halt.header.tile_count, 1u);
+  EXPECT_EQ(allocated_local_tiles(), 0u);
+  EXPECT_EQ(capacity_in_use(), 0u);
+  EXPECT_TRUE(model.state().trap_contexts[0].block.active);
+  EXPECT_EQ(model.state().trap_contexts[0].header.bpc, halt.header.bpc);
+}
+
+// The CUBE unit is not bound yet: a CUBE block raises a clear fault at commit.
+TEST_F(BlockBuilderTest, CubeBlockWithoutUnit) {
+  const frontend::Halt halt = expect_trap(
+      "  BSTART.TMATMUL FP16\n  B.FPATR None, None, 0, 0, 0, 0, 0, 0, 0, 0\n  B.IOT T0, T1, "
+      "mask=1111, last, ->M<4>\n"
+      "  BSTOP\n",
+      FaultCode::IllegalInstruction);
+  EXPECT_NE(halt.fault.reason.find("CUBE execution not yet available"), std::string::npos);
+  EXPECT_EQ(halt.pc, 12u);
+}
+
+// §5.5 body entry: a header command after a body instruction raises BundleControl.
+TEST_F(BlockBuilderTest, HeaderAfterBodyRejected) {
+  const frontend::Halt halt =
+      expect_trap("  BSTART.TLOAD U32\n  addi zero, 1, ->a0\n  B.DIM zero, 8, ->LB0\n",
+                  FaultCode::BundleControl);
+  EXPECT_EQ(halt.pc, 8u);
+  EXPECT_TRUE(halt.block.body_active);
+}
+
+// §5.5 option: with BodyEntry::Never the ASL literal accepts the command.
+TEST(BlockBuilderOption, BodyNeverEnteredAcceptsLateHeader) {
+  functional::ModelConfig config;
+  config.body_entry = block_builder::BodyEntry::Never;
+  std::ostringstream out;
+  functional::FunctionalModel model(config, out, out);
+  const isa::AssemblyResult result = isa::Assembler().assemble_text(
+      "t.s", "  BSTART.TLOAD U32\n  addi zero, 1, ->a0\n  B.DIM zero, 8, ->LB0\n");
+  ASSERT_TRUE(result.ok());
+  ASSERT_FALSE(model.load(result.image));
+  EXPECT_FALSE(model.run(3).halt);
+  EXPECT_TRUE(model.state().header.dims[0].present);
+}
+
+// block/lifecycle BSTART COND with SETC, and an odd commit PC from SETC.TGT.
+TEST_F(BlockBuilderTest, OddCommitTargetRaisesInstructionPc) {
+  const frontend::Halt halt = expect_trap(
+      "  addi zero, 0x101, ->a0\n  BSTART.STD DIRECT, next\n  setc.tgt a0\n  BSTOP\nnext:\n",
+      FaultCode::InstructionPC);
+  EXPECT_EQ(halt.fault.address, 0x101u);
+  EXPECT_TRUE(halt.block.active);
+}
+
+}  // namespace
+}  // namespace ptovp::testing

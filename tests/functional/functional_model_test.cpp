@@ -1,0 +1,181 @@
+// The functional runner end to end: firmware with independent goldens, TLSU
+// blocks through the builder (block/execution AVS intents), the state dump,
+// and bad input.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "functional/fault_report.hpp"
+#include "functional/state_dump.hpp"
+#include "isa/program_image.hpp"
+#include "program_fixture.hpp"
+
+namespace ptovp::testing {
+namespace {
+
+using arch::FaultCode;
+using FunctionalTest = ProgramTest;
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::uint32_t word_at(const memory::Memory& memory, std::uint64_t address) {
+  return static_cast<std::uint32_t>(*memory.load(address, 4));
+}
+
+// firmware/tile_copy: PE p fills 64 U32 with p*0x100 + i; S3 quarter q holds
+// PE q's rows 2q and 2q+1 (elements 16q .. 16q+15); every PE's output and the
+// Shared store are S3.
+TEST_F(FunctionalTest, TileCopyFirmwareMatchesGolden) {
+  const functional::RunResult result =
+      run(read_text(PTOVP_SOURCE_DIR "/firmware/tile_copy/tile_copy.s"), 10000);
+  ASSERT_TRUE(result.halt);
+  ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint)
+      << functional::format_fault_report(*result.halt);
+  EXPECT_EQ(result.halt->exit_code, 0);
+  for (unsigned element = 0; element < 64; ++element) {
+    const unsigned owner = element / 16;  // the quarter's PE
+    const std::uint32_t expected = owner * 0x100 + element;
+    for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+      EXPECT_EQ(word_at(model.memory(), 0x1000 + 256 * pe + 4 * element), pe * 0x100 + element);
+      EXPECT_EQ(word_at(model.memory(), 0x2000 + 256 * pe + 4 * element), expected)
+          << "PE" << pe << " e" << element;
+    }
+    EXPECT_EQ(word_at(model.memory(), 0x3000 + 4 * element), expected);
+  }
+  const arch::SharedTile& s3 = model.shared_tiles().at(3);
+  EXPECT_TRUE(s3.published);
+  EXPECT_EQ(s3.allocation_mask, 0xF);
+  EXPECT_EQ(capacity_in_use(), 2u * 4 * 256 + 4 * 256);
+}
+
+// block/execution BSTART.TLOAD + BSTART.TSTORE: per-PE base through B.IOR
+// returns the same bytes, with an odd shape (5 x 3 U16, stride 10 bytes).
+TEST_F(FunctionalTest, TloadTstoreRoundTripPerPe) {
+  std::vector<std::uint8_t> input(4 * 64);
+  for (std::size_t i = 0; i < input.size(); ++i)
+    input[i] = static_cast<std::uint8_t>(i * 7 + 1);
+  ASSERT_FALSE(model.load_bytes(0x1000, input));
+  const functional::RunResult result = run(
+      "  BSTART.SYS FALL\n  ssrget 0x26, ->a0\n  BSTOP\n"
+      "  slli a0, 6, ->a1\n  hl.liu 0x1000, ->s0\n  add s0, a1, 0, 0, ->s0\n"
+      "  hl.liu 0x2000, ->s2\n  add s2, a1, 0, 0, ->s2\n  addi zero, 10, ->s1\n"
+      "  BSTART.TLOAD U16\n  B.DIM zero, 3, ->LB0\n  B.DIM zero, 5, ->LB1\n  B.DIM zero, 4, ->LB2\n"
+      "  B.IOR [s0, s1]\n  B.IOT mask=1111, last, ->T<1>\n"
+      "  BSTART.TSTORE U16\n  B.DIM zero, 3, ->LB0\n  B.DIM zero, 5, ->LB1\n  B.DIM zero, 4, "
+      "->LB2\n"
+      "  B.IOR [s2, s1]\n  B.IOT T0, mask=1111, last\n  BSTOP\n" +
+      std::string(kHalt));
+  ASSERT_TRUE(result.halt);
+  ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint)
+      << functional::format_fault_report(*result.halt);
+  for (unsigned pe = 0; pe < 4; ++pe) {
+    for (unsigned row = 0; row < 5; ++row) {
+      for (unsigned byte = 0; byte < 6; ++byte) {
+        const std::uint64_t offset = 64 * pe + 10 * row + byte;
+        EXPECT_EQ(*model.memory().load(0x2000 + offset, 1), input[offset]);
+      }
+      // The 4 gap bytes of each 10-byte row are never written.
+      EXPECT_EQ(*model.memory().load(0x2000 + 64 * pe + 10 * row + 6, 1), 0u);
+    }
+  }
+}
+
+// block/execution BSTART.TMOV: BROADCAST of an unpublished Sx raises
+// TileLegality at commit and leaves tiles, Shared records and capacity unchanged.
+TEST_F(FunctionalTest, BroadcastOfUnpublishedSharedFaults) {
+  const frontend::Halt halt = expect_trap(
+      "  BSTART.TMOV.S2L.BROADCAST U32\n  B.IOS S9, mask=1111\n  B.IOT mask=1111, last, ->U<2>\n  "
+      "BSTOP\n",
+      FaultCode::TileLegality);
+  EXPECT_EQ(halt.pc, 12u);
+  EXPECT_EQ(allocated_local_tiles(), 0u);
+  EXPECT_EQ(capacity_in_use(), 0u);
+  EXPECT_FALSE(model.shared_tiles().at(9).descriptor_valid);
+  const std::string report = functional::format_fault_report(halt);
+  EXPECT_NE(report.find("trap 5: Fault_TileLegality"), std::string::npos) << report;
+  EXPECT_NE(report.find("BSTOP"), std::string::npos) << report;
+  EXPECT_NE(report.find("B.IOS S9 mask 1111 source"), std::string::npos) << report;
+}
+
+// block/operands B.IOT capacity: 64 KiB x 4 PEs fills TILE_CAPACITY exactly;
+// the next destination raises TileAllocation with nothing allocated.
+TEST_F(FunctionalTest, CapacityExhaustionRaisesTileAllocation) {
+  const std::string load64k =
+      "  BSTART.TLOAD U8\n  B.DIM zero, 1, ->LB0\n  B.DIM zero, 1, ->LB1\n  B.DIM zero, 256, "
+      "->LB2\n  B.IOT mask=1111, last, ->T<10>\n  BSTOP\n";
+  const frontend::Halt halt = expect_trap(load64k + load64k, FaultCode::TileAllocation);
+  EXPECT_EQ(allocated_local_tiles(), 1u);
+  EXPECT_EQ(capacity_in_use(), arch::kResetTileCapacity);
+  EXPECT_TRUE(halt.block.active);
+}
+
+TEST_F(FunctionalTest, StateDumpDescribesTilesAndRegisters) {
+  const functional::RunResult result =
+      run(read_text(PTOVP_SOURCE_DIR "/firmware/tile_copy/tile_copy.s"), 10000);
+  ASSERT_TRUE(result.halt);
+  const nlohmann::json dump = functional::state_dump(model);
+  EXPECT_EQ(dump["format"], "ptovp-state-1");
+  EXPECT_EQ(dump["gprs"].size(), 4u);
+  EXPECT_EQ(dump["gprs"][2][2], "0x2");  // a0 = THREAD_ID on PE2
+  ASSERT_EQ(dump["local_tiles"].size(), 2u);
+  EXPECT_EQ(dump["local_tiles"][1]["name"], "U0");
+  EXPECT_EQ(dump["local_tiles"][1]["descriptor"]["data_type"], "U32");
+  // U0 on PE1, element 16 (PE1's quarter): 0x110 little endian.
+  EXPECT_EQ(dump["local_tiles"][1]["payload"]["PE1"].get<std::string>().substr(128, 8), "10010000");
+  ASSERT_EQ(dump["shared_tiles"].size(), 1u);
+  EXPECT_EQ(dump["shared_tiles"][0]["id"], 3);
+  EXPECT_EQ(dump["shared_tiles"][0]["published"], true);
+  EXPECT_EQ(dump["trap"]["last_fault"], "Fault_SoftwareBreakpoint");
+}
+
+// Bad input: a PC outside memory is a clear InstructionPage fault.
+TEST_F(FunctionalTest, PcOutsideMemory) {
+  const frontend::Halt halt =
+      expect_trap("  hl.liu 0x5000000, ->a0\n  jr a0, 0, 0\n", FaultCode::InstructionPage);
+  EXPECT_EQ(halt.pc, 0x5000000u);
+  EXPECT_FALSE(halt.instruction.has_value());
+  EXPECT_NE(halt.fault.reason.find("outside memory"), std::string::npos);
+}
+
+// Bad input: a runaway loop stops at the instruction limit.
+TEST_F(FunctionalTest, RunawayLoopStopsAtLimit) {
+  const functional::RunResult result = run("spin: j spin\n", 5000);
+  EXPECT_FALSE(result.halt);
+  EXPECT_EQ(result.instructions, 5000u);
+}
+
+// Bad input: running into zeroed memory is C.BSTOP with no block (BundleControl).
+TEST_F(FunctionalTest, ZeroedMemoryIsInactiveStop) {
+  const frontend::Halt halt = expect_trap("  addi zero, 1, ->a0\n", FaultCode::BundleControl);
+  EXPECT_EQ(halt.pc, 4u);
+}
+
+// Bad input: an undecodable word is IllegalInstruction with the reason.
+TEST_F(FunctionalTest, UndecodableWord) {
+  const frontend::Halt halt = expect_trap("  .word 0xffffffff\n", FaultCode::IllegalInstruction);
+  EXPECT_EQ(halt.pc, 0u);
+}
+
+// Bad input: a corrupt ELF is rejected by the image reader, and an image that
+// does not fit memory is a clear load error.
+TEST_F(FunctionalTest, CorruptAndOversizedImages) {
+  std::vector<std::uint8_t> corrupt = {0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0, 0};
+  EXPECT_THROW(isa::parse_program_image(corrupt, "corrupt.elf"), isa::ImageError);
+  isa::ProgramImage image;
+  image.sections.push_back(
+      {"big", memory::kDefaultSize - 4, std::vector<std::uint8_t>(16), false, true});
+  const arch::MaybeFault failed = model.load(image);
+  ASSERT_TRUE(failed);
+  EXPECT_NE(failed->reason.find("does not fit memory"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ptovp::testing

@@ -1,0 +1,58 @@
+// Test helper: assembles PTO assembly with the isa assembler and runs it on a
+// fresh functional model.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+
+#include "functional/functional_model.hpp"
+#include "isa/assembler.hpp"
+
+namespace ptovp::testing {
+
+class ProgramTest : public ::testing::Test {
+ protected:
+  // Assembles `source` and loads it; fails the test on an assembly error.
+  void load(const std::string& source) {
+    const isa::AssemblyResult result = isa::Assembler().assemble_text("test.s", source);
+    for (const auto& diagnostic : result.diagnostics)
+      ADD_FAILURE() << diagnostic.format();
+    ASSERT_TRUE(result.ok());
+    ASSERT_FALSE(model.load(result.image));
+  }
+  functional::RunResult run(const std::string& source, std::uint64_t limit = 100000) {
+    load(source);
+    return model.run(limit);
+  }
+  // Runs and expects a trap halt with `code`; returns the halt.
+  frontend::Halt expect_trap(const std::string& source, arch::FaultCode code) {
+    const functional::RunResult result = run(source);
+    EXPECT_TRUE(result.halt.has_value());
+    if (!result.halt) return {};
+    EXPECT_EQ(result.halt->kind, frontend::HaltKind::Trap) << result.halt->fault.describe();
+    EXPECT_EQ(result.halt->fault.code, code) << result.halt->fault.describe();
+    EXPECT_EQ(result.halt->fault.trap(), arch::trap_number(code));
+    return *result.halt;
+  }
+  std::uint64_t gpr(unsigned pe, unsigned index) const { return model.state().gpr(pe, index); }
+  std::uint64_t capacity_in_use() const {
+    return model.local_tiles().capacity_in_use() + model.shared_tiles().capacity_in_use();
+  }
+  unsigned allocated_local_tiles() const {
+    unsigned count = 0;
+    for (unsigned i = 0; i < arch::kLocalTileCount; ++i)
+      count += model.local_tiles().at(i).allocated() ? 1 : 0;
+    return count;
+  }
+
+  std::ostringstream out;
+  std::ostringstream err;
+  functional::FunctionalModel model{functional::ModelConfig{}, out, err};
+};
+
+// The halt every test program ends with.
+inline constexpr const char* kHalt = "\n  BSTART.SYS FALL\n  ebreak 0\n";
+
+}  // namespace ptovp::testing

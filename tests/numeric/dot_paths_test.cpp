@@ -1,0 +1,455 @@
+// The fast dot path (portable and AVX2 back ends) against the scalar
+// reference, bit for bit: random operands at tile-edge sizes, special values,
+// operand layouts, the floating-point environment, and rejected operands.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "dot_test_support.hpp"
+#include "numeric/error.hpp"
+
+#if defined(__x86_64__)
+#include <xmmintrin.h>
+#endif
+
+namespace ptovp::numeric {
+namespace {
+
+using testing::Built;
+using testing::Matrix;
+using testing::Problem;
+
+std::vector<std::uint32_t> reference_of(const DotOperands& ops, std::size_t size) {
+  std::vector<std::uint32_t> d(size);
+  dot_reference(ops, d.data());
+  return d;
+}
+
+void expect_paths_agree(const DotOperands& ops, std::size_t size, const std::string& what) {
+  SCOPED_TRACE(what);
+  const std::vector<std::uint32_t> want = reference_of(ops, size);
+  for (DotBackend backend : {DotBackend::Portable, DotBackend::Avx2}) {
+    if (!dot_backend_available(backend)) continue;
+    std::vector<std::uint32_t> got(size, 0xDEADBEEFu);
+    dot(ops, got.data(), backend);
+    for (std::size_t i = 0; i < size; ++i) {
+      ASSERT_EQ(got[i], want[i]) << (backend == DotBackend::Avx2 ? "avx2" : "portable")
+                                 << " element " << i;
+    }
+  }
+}
+
+void expect_paths_agree(const Problem& p, const std::string& what) {
+  const Built built(p);
+  expect_paths_agree(built.ops, p.a.rows * p.b.cols, what);
+}
+
+TEST(DotPaths, AvxBackendIsUsedOnThisHost) {
+#if defined(__x86_64__)
+  EXPECT_EQ(dot_backend_available(DotBackend::Avx2),
+            __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"));
+#endif
+  EXPECT_TRUE(dot_backend_available(DotBackend::Portable));
+}
+
+// Sizes around the 6 x 16 micro-tile and the 32/64 scale groups.
+TEST(DotPaths, RandomOperandsAtTileEdges) {
+  struct Case {
+    DataType a, b;
+    bool mx;
+  };
+  const Case cases[] = {
+      {DataType::FP32, DataType::FP32, false},  {DataType::FP16, DataType::FP16, false},
+      {DataType::BF16, DataType::BF16, false},  {DataType::HiF8, DataType::E5M2, false},
+      {DataType::E4M3, DataType::E4M3, true},   {DataType::HiF4X2, DataType::E2M1X2, true},
+      {DataType::BF16, DataType::HiF4X2, true}, {DataType::S8, DataType::S4X2, false},
+      {DataType::U16, DataType::U8, false}};
+  const std::size_t sizes[][3] = {{1, 1, 1},    {6, 16, 1},   {7, 17, 31},
+                                  {12, 32, 64}, {13, 35, 97}, {1, 47, 129}};
+  std::mt19937_64 rng(11);
+  for (NumericProfile profile : {NumericProfile::Hardware, NumericProfile::PtoV0}) {
+    for (const Case& c : cases) {
+      for (const auto& s : sizes) {
+        for (int variant = 0; variant < 2; ++variant) {
+          const Problem p = testing::random_problem(profile, c.a, c.b, c.mx, s[0], s[1], s[2],
+                                                    variant == 1, variant == 1, rng);
+          expect_paths_agree(p, std::string(name(c.a)) + "x" + std::string(name(c.b)) + " " +
+                                    std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" +
+                                    std::to_string(s[2]));
+        }
+      }
+    }
+  }
+}
+
+Matrix fp32(std::size_t rows, std::size_t cols, std::vector<std::uint32_t> bits) {
+  return Matrix{DataType::FP32, rows, cols, std::vector<std::uint64_t>(bits.begin(), bits.end())};
+}
+
+std::vector<std::uint32_t> run_all(const Problem& p) {
+  const Built built(p);
+  const std::size_t size = p.a.rows * p.b.cols;
+  expect_paths_agree(built.ops, size, "specials");
+  return reference_of(built.ops, size);
+}
+
+constexpr std::uint32_t kNaN = 0x7FC00000;
+constexpr std::uint32_t kInf = 0x7F800000;
+constexpr std::uint32_t kMinSub = 0x00000001;
+constexpr std::uint32_t kMax = 0x7F7FFFFF;
+
+// One row of A against one column of B per case: the special cases of
+// numerics.md §3.3 with their exact results.
+TEST(DotSpecials, IeeeCasesOfTheHardwareProfile) {
+  struct Case {
+    const char* what;
+    std::vector<std::uint32_t> a, b;
+    std::uint32_t init;  // C, or kNoInit
+    std::uint32_t want;
+  };
+  constexpr std::uint32_t kNoInit = 0xFFFFFFFF;
+  const Case cases[] = {
+      {"NaN payload is canonicalised",
+       {0x7F812345, 0x3F800000},
+       {0x3F800000, 0x3F800000},
+       kNoInit,
+       kNaN},
+      {"negative NaN too", {0xFFC00001}, {0x3F800000}, kNoInit, kNaN},
+      {"inf * 0", {kInf}, {0x00000000}, kNoInit, kNaN},
+      {"inf - inf", {kInf, kInf}, {0x3F800000, 0xBF800000}, kNoInit, kNaN},
+      {"overflow to inf", {kMax, kMax}, {0x40000000, 0x3F800000}, kNoInit, kInf},
+      {"-overflow", {kMax}, {0xC0000000}, kNoInit, 0xFF800000},
+      {"exact cancellation is +0", {0x3F800000, 0x3F800000}, {0x40400000, 0xC0400000}, kNoInit, 0},
+      {"-0 product on +0 init is +0", {0x80000000}, {0x3F800000}, kNoInit, 0},
+      {"-0 product on -0 C stays -0", {0x80000000}, {0x3F800000}, 0x80000000, 0x80000000},
+      {"subnormal inputs are exact", {kMinSub, kMinSub}, {0x3F800000, 0x40000000}, kNoInit, 3},
+      {"subnormal product rounds once",
+       {0x00000003},
+       {0x3F000000},
+       kNoInit,
+       2},  // 1.5 ulp ties to even
+      {"gradual underflow of a product", {0x00800000}, {0x3E800000}, kNoInit, 0x00200000},
+      {"each term rounds: (1+2^-23)(1-2^-24) rounds to 1",
+       {0x3F800001, 0x3F800000},
+       {0x3F7FFFFF, 0xBF800000},
+       kNoInit,
+       0},
+      {"one rounding per FMA: (1+2^-12)^2 - (1+2^-11) = 2^-24",
+       {0x3F800800},
+       {0x3F800800},
+       0xBF801000,
+       0x33800000},
+      {"C is the first addend",
+       {0x3F800000},
+       {0x3F800000},
+       0x4B800000,
+       0x4B800000},  // 2^24 + 1 ties to even
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    Problem p;
+    p.a = fp32(1, c.a.size(), c.a);
+    p.b = fp32(c.b.size(), 1, c.b);
+    if (c.init != kNoInit) p.c = fp32(1, 1, {c.init});
+    EXPECT_EQ(run_all(p), std::vector<std::uint32_t>{c.want});
+  }
+}
+
+TEST(DotSpecials, BiasAfterTheDotProduct) {
+  Problem p;
+  p.a = fp32(1, 2, {0x4B800000, 0x3F800000});  // 2^24 + 1 (rounds) then + bias 1
+  p.b = fp32(2, 1, {0x3F800000, 0x3F800000});
+  p.bias = fp32(1, 1, {0x3F800000});
+  // Per term: 2^24, then 2^24 + 1 ties to 2^24; bias 1 ties to 2^24 again.
+  EXPECT_EQ(run_all(p), std::vector<std::uint32_t>{0x4B800000});
+  p.bias = fp32(1, 1, {0xFFC00001});  // a NaN bias is canonicalised
+  EXPECT_EQ(run_all(p), std::vector<std::uint32_t>{kNaN});
+  // No bias means no +0 addition: -0 survives.
+  p.a = fp32(1, 1, {0x80000000});
+  p.b = fp32(1, 1, {0x3F800000});
+  p.c = fp32(1, 1, {0x80000000});
+  p.bias.reset();
+  EXPECT_EQ(run_all(p), std::vector<std::uint32_t>{0x80000000});
+}
+
+TEST(DotSpecials, MxScalesRoundTheScaledLaneOnce) {
+  Problem p;
+  p.a = Matrix{DataType::E4M3, 1, 2, {0x7E, 0x01}};  // 448, 2^-9
+  p.sa = Matrix{DataType::E8M0, 1, 1, {0xFE}};       // 2^127: 448 * 2^127 overflows
+  p.b = Matrix{DataType::FP16, 2, 1, {0x3C00, 0x3C00}};
+  EXPECT_EQ(run_all(p), std::vector<std::uint32_t>{kInf});
+  p.sa = Matrix{DataType::E8M0, 1, 1, {0x00}};  // 2^-127: 2^-9 * 2^-127 = 2^-136 is a subnormal
+  p.a = Matrix{DataType::E4M3, 1, 2, {0x00, 0x01}};
+  EXPECT_EQ(run_all(p), std::vector<std::uint32_t>{0x00002000});
+  p.a = Matrix{DataType::E4M3, 1, 2, {0x00, 0x09}};  // 1.125 * 2^-6 * 2^-127 * 2^... rounds
+  p.sa = Matrix{DataType::E8M0, 1, 1, {0x00}};
+  // 9 * 2^-9 * 2^-127 = 9 * 2^-136 = 1.125 * 2^-133: 2^-149 quantum -> exact 9 * 2^13 ulps.
+  EXPECT_EQ(run_all(p), std::vector<std::uint32_t>{9u << 13});
+  p.a = Matrix{DataType::E4M3, 1, 2, {0x0B, 0x00}};  // 1.375 * 2^-6
+  p.sa = Matrix{DataType::E8M0, 1, 1, {0x00}};
+  p.b = Matrix{DataType::FP16, 2, 1, {0x0001, 0x3C00}};  // times 2^-24 underflows to 0 in the FMA
+  EXPECT_EQ(run_all(p), std::vector<std::uint32_t>{0});
+}
+
+TEST(DotSpecials, NanScalesPoisonTheirLanes) {
+  Problem p;
+  p.a = Matrix{DataType::E4M3, 1, 40, std::vector<std::uint64_t>(40, 0x00)};  // all zero lanes
+  p.sa = Matrix{DataType::E8M0, 1, 2, {0x7F, 0xFF}};  // the second group's scale is NaN
+  p.b = Matrix{DataType::BF16, 40, 1, std::vector<std::uint64_t>(40, 0x3F80)};
+  EXPECT_EQ(run_all(p), std::vector<std::uint32_t>{kNaN});  // 0 x NaN is NaN
+  p.sa = Matrix{DataType::E8M0, 1, 2, {0x7F, 0x7F}};
+  EXPECT_EQ(run_all(p), std::vector<std::uint32_t>{0});
+  p.profile = NumericProfile::PtoV0;  // raw carriers: 0 * 0xFF = 0
+  p.sa = Matrix{DataType::E8M0, 1, 2, {0x7F, 0xFF}};
+  EXPECT_EQ(run_all(p), std::vector<std::uint32_t>{0});
+
+  Problem h;
+  h.a = Matrix{DataType::HiF4X2, 1, 70, std::vector<std::uint64_t>(70, 0x4)};  // 1.0
+  h.sa = Matrix{DataType::U32, 1, 2, {0x000101C0, 0xFFFFFFFF}};  // group 1 has an FF base
+  h.b = Matrix{DataType::FP16, 70, 1, std::vector<std::uint64_t>(70, 0x3C00)};
+  EXPECT_EQ(run_all(h), std::vector<std::uint32_t>{kNaN});
+  h.a.raw.resize(64);
+  h.a.cols = 64;
+  h.b.raw.resize(64);
+  h.b.rows = 64;
+  h.sa = Matrix{DataType::U32, 1, 1, {0x000101C0}};
+  // S = 4 for lanes 0..3, 2 for 4..7, 1 for 8..63: 16 + 8 + 56 = 80.
+  EXPECT_EQ(run_all(h), std::vector<std::uint32_t>{testing::float_to_bits(80.0f)});
+}
+
+// Invalid encodings (must-be-zero bits set) are NaN operands.
+TEST(DotSpecials, InvalidEncodingsAreNaN) {
+  Problem p;
+  p.a = Matrix{DataType::TF32, 1, 1, {0x3F801000}};
+  p.b = fp32(1, 1, {0});
+  EXPECT_EQ(run_all(p), std::vector<std::uint32_t>{kNaN});
+  p.a = Matrix{DataType::E3M2, 1, 1, {0x40}};
+  EXPECT_EQ(run_all(p), std::vector<std::uint32_t>{kNaN});
+}
+
+// The kernels clear FTZ/DAZ and select RNE for the call, then restore the
+// caller's state.
+TEST(DotEnvironment, FtzDazAndRoundingModeOfTheCallerDoNotLeakIn) {
+#if defined(__x86_64__)
+  Problem p;
+  p.a = fp32(1, 2, {kMinSub, 0x3F800001});
+  p.b = fp32(2, 1, {0x3F800000, 0x3F800001});
+  const Built built(p);
+  std::uint32_t clean = 0;
+  dot(built.ops, &clean);
+  const unsigned saved = _mm_getcsr();
+  const unsigned hostile = (saved | 0x8040u | 0x6000u);  // FTZ, DAZ, round toward zero
+  for (DotBackend backend : {DotBackend::Portable, DotBackend::Avx2, DotBackend::Auto}) {
+    if (!dot_backend_available(backend)) continue;
+    _mm_setcsr(hostile);
+    std::uint32_t d = 0;
+    dot(built.ops, &d, backend);
+    const unsigned after = _mm_getcsr();
+    _mm_setcsr(saved);
+    EXPECT_EQ(d, clean);
+    EXPECT_EQ(after & 0xFFC0u, hostile & 0xFFC0u);  // control bits restored
+  }
+  _mm_setcsr(hostile);
+  std::uint32_t d = 0;
+  dot_reference(built.ops, &d);
+  _mm_setcsr(saved);
+  EXPECT_EQ(d, clean);
+#endif
+}
+
+// A column-major A and a CUBE_N8-like blocked B (cells of 16 K x 8 N, inner
+// column-major, K-fastest cells) give the row-major results.
+TEST(DotLayouts, SeparableOffsetsDescribeAnyLayout) {
+  std::mt19937_64 rng(21);
+  const std::size_t m = 5, n = 20, k = 37;
+  const Problem p = testing::random_problem(NumericProfile::Hardware, DataType::E4M3,
+                                            DataType::E5M2, true, m, n, k, true, true, rng);
+  const Built row_major(p);
+  const std::vector<std::uint32_t> want = reference_of(row_major.ops, m * n);
+
+  const std::size_t k_cells = (k + 15) / 16, n_cells = (n + 7) / 8;
+  std::vector<std::uint64_t> a_raw(m * k), b_raw(k_cells * n_cells * 128, 0);
+  DotOperands ops = row_major.ops;
+  ops.a.row_offset.assign(m, 0);
+  ops.a.col_offset.assign(k, 0);
+  for (std::size_t r = 0; r < m; ++r)
+    ops.a.row_offset[r] = r;
+  for (std::size_t c = 0; c < k; ++c)
+    ops.a.col_offset[c] = c * m;
+  for (std::size_t r = 0; r < m; ++r) {
+    for (std::size_t c = 0; c < k; ++c)
+      a_raw[c * m + r] = p.a.at(r, c);
+  }
+  ops.b.row_offset.assign(k, 0);
+  ops.b.col_offset.assign(n, 0);
+  for (std::size_t r = 0; r < k; ++r)
+    ops.b.row_offset[r] = (r / 16) * 128 + r % 16;
+  for (std::size_t c = 0; c < n; ++c)
+    ops.b.col_offset[c] = (c / 8) * k_cells * 128 + (c % 8) * 16;
+  for (std::size_t r = 0; r < k; ++r) {
+    for (std::size_t c = 0; c < n; ++c)
+      b_raw[ops.b.row_offset[r] + ops.b.col_offset[c]] = p.b.at(r, c);
+  }
+  const std::vector<std::uint8_t> a_bytes = store_elements(DataType::E4M3, a_raw);
+  const std::vector<std::uint8_t> b_bytes = store_elements(DataType::E5M2, b_raw);
+  ops.a.data = a_bytes.data();
+  ops.a.size_bytes = a_bytes.size();
+  ops.b.data = b_bytes.data();
+  ops.b.size_bytes = b_bytes.size();
+  EXPECT_EQ(reference_of(ops, m * n), want);
+  expect_paths_agree(ops, m * n, "blocked layouts");
+}
+
+// CUBE_M16 A (CELLs of 16 rows x C columns, row-major inside, stacked along
+// K; 4-bit types swap inner columns 4..7 with 8..11): rows of the view are
+// contiguous only in runs inside a CELL.
+TEST(DotLayouts, CubeM16CellsGiveTheRowMajorResults) {
+  struct Case {
+    DataType a, b;
+    bool mx;
+    std::size_t cell_cols;
+  };
+  const Case cases[] = {{DataType::E4M3, DataType::FP16, true, 8},
+                        {DataType::FP32, DataType::BF16, false, 2},
+                        {DataType::HiF4X2, DataType::E2M1X2, true, 16},
+                        {DataType::S8, DataType::S16, false, 8}};
+  std::mt19937_64 rng(22);
+  for (NumericProfile profile : {NumericProfile::Hardware, NumericProfile::PtoV0}) {
+    for (const Case& c : cases) {
+      SCOPED_TRACE(std::string(name(c.a)));
+      const std::size_t m = 11, n = 21, k = 70;
+      const Problem p = testing::random_problem(profile, c.a, c.b, c.mx, m, n, k, true, true, rng);
+      const Built row_major(p);
+      const std::vector<std::uint32_t> want = reference_of(row_major.ops, m * n);
+
+      const std::size_t cells = (k + c.cell_cols - 1) / c.cell_cols;
+      auto inner = [&](std::size_t col) {
+        if (c.cell_cols != 16 || col < 4 || col >= 12) return col;
+        return col < 8 ? col + 4 : col - 4;
+      };
+      DotOperands ops = row_major.ops;
+      for (std::size_t r = 0; r < m; ++r)
+        ops.a.row_offset[r] = r * c.cell_cols;
+      for (std::size_t col = 0; col < k; ++col) {
+        ops.a.col_offset[col] = (col / c.cell_cols) * 16 * c.cell_cols + inner(col % c.cell_cols);
+      }
+      std::vector<std::uint64_t> a_raw(cells * 16 * c.cell_cols, 0);
+      for (std::size_t r = 0; r < m; ++r) {
+        for (std::size_t col = 0; col < k; ++col) {
+          a_raw[ops.a.row_offset[r] + ops.a.col_offset[col]] = p.a.at(r, col);
+        }
+      }
+      const std::vector<std::uint8_t> a_bytes = store_elements(c.a, a_raw);
+      ops.a.data = a_bytes.data();
+      ops.a.size_bytes = a_bytes.size();
+      EXPECT_EQ(reference_of(ops, m * n), want);
+      expect_paths_agree(ops, m * n, "CUBE_M16 A");
+    }
+  }
+}
+
+TEST(DotLayouts, PackedLanesUseNibbleOrder) {
+  // E2M1X2 lanes 0.5 (0x1) and -0.5 (0x9) share byte 0x91.
+  const std::vector<std::uint8_t> a_bytes{0x91};
+  const std::vector<std::uint8_t> b_bytes{0x00, 0x3C, 0x00, 0x40};  // FP16 1.0, 2.0
+  DotOperands ops;
+  ops.a = row_major_view(DataType::E2M1X2, a_bytes.data(), a_bytes.size(), 1, 2);
+  ops.b = row_major_view(DataType::FP16, b_bytes.data(), b_bytes.size(), 2, 1);
+  std::uint32_t d = 0;
+  dot(ops, &d);
+  EXPECT_EQ(d, testing::float_to_bits(-0.5f));  // 0.5 * 1 - 0.5 * 2
+}
+
+// --- rejected operands ---
+
+template <typename F>
+void expect_rejected(F&& make, const std::string& field) {
+  SCOPED_TRACE(field);
+  Problem p;
+  p.a = Matrix{DataType::E4M3, 2, 3, std::vector<std::uint64_t>(6, 0x38)};
+  p.sa = Matrix{DataType::E8M0, 2, 1, {0x7F, 0x7F}};
+  p.b = Matrix{DataType::FP16, 3, 2, std::vector<std::uint64_t>(6, 0x3C00)};
+  make(p);
+  const Built built(p);
+  std::vector<std::uint32_t> d(16);
+  try {
+    dot(built.ops, d.data());
+    ADD_FAILURE() << "accepted";
+  } catch (const IllegalFieldValue& error) {
+    EXPECT_EQ(error.field(), field);
+  }
+  EXPECT_THROW(dot_reference(built.ops, d.data()), IllegalFieldValue);
+}
+
+TEST(DotRejects, IllegalOperandsNameTheField) {
+  expect_rejected([](Problem& p) { p.sb = Matrix{DataType::E8M0, 1, 2, {0x7F, 0x7F}}; }, "B scale");
+  expect_rejected(
+      [](Problem& p) {
+        p.b.type = DataType::E5M2;
+        p.b.raw.assign(6, 0x3C);
+      },
+      "B scale");
+  expect_rejected([](Problem& p) { p.b.type = DataType::HF32; }, "B DataType");
+  expect_rejected([](Problem& p) { p.a.type = DataType::S8; }, "A DataType");
+  expect_rejected(
+      [](Problem& p) {
+        p.sa.reset();
+        p.a.type = DataType::HiF4X2;  // MX only
+        p.a.raw.assign(6, 0x4);
+      },
+      "A DataType");
+  expect_rejected(
+      [](Problem& p) {
+        p.sa.reset();
+        p.a.type = DataType::S8;  // mixed classes
+      },
+      "B DataType");
+  expect_rejected([](Problem& p) { p.sa->type = DataType::U32; }, "A scale DataType");
+  expect_rejected(
+      [](Problem& p) {
+        p.sa = Matrix{DataType::E8M0, 2, 2, {1, 2, 3, 4}};
+      },
+      "A scale shape");
+  expect_rejected([](Problem& p) { p.b.rows = 2, p.b.raw.resize(4); }, "B shape");
+  expect_rejected(
+      [](Problem& p) {
+        p.c = Matrix{DataType::S32, 2, 2, {0, 0, 0, 0}};
+      },
+      "C DataType");
+  expect_rejected(
+      [](Problem& p) {
+        p.bias = Matrix{DataType::FP32, 2, 2, {0, 0, 0, 0}};
+      },
+      "Bias shape");
+  expect_rejected([](Problem& p) { p.cscale = Matrix{DataType::U8, 2, 1, {1, 1}}; }, "CScale");
+  expect_rejected(
+      [](Problem& p) {
+        p.a.rows = 0;
+        p.a.raw.clear();
+        p.sa.reset();
+        p.b.type = DataType::E5M2;
+        p.b.raw.assign(6, 0x3C);
+        p.sb = Matrix{DataType::E8M0, 1, 2, {0x7F, 0x7F}};
+      },
+      "CUBE M/N/K");
+}
+
+TEST(DotRejects, ViewsOutsideTheirStorage) {
+  const std::vector<std::uint8_t> bytes(8);
+  DotOperands ops;
+  ops.a = row_major_view(DataType::FP32, bytes.data(), bytes.size(), 1, 2);
+  ops.b = row_major_view(DataType::FP32, bytes.data(), bytes.size(), 2, 1);
+  std::uint32_t d = 0;
+  EXPECT_NO_THROW(dot(ops, &d));
+  ops.b.row_offset[1] = 2;  // element 2 ends at byte 12
+  try {
+    dot(ops, &d);
+    ADD_FAILURE() << "accepted";
+  } catch (const IllegalFieldValue& error) {
+    EXPECT_EQ(error.field(), "B storage bytes");
+    EXPECT_EQ(error.value(), 8u);
+  }
+}
+
+}  // namespace
+}  // namespace ptovp::numeric
