@@ -67,14 +67,6 @@ void ArchState::reset() {
   }
 }
 
-std::uint64_t ArchState::gpr(unsigned pe, unsigned index) const {
-  return index == 0 ? 0 : gprs_[pe][index];
-}
-
-void ArchState::set_gpr(unsigned pe, unsigned index, std::uint64_t value) {
-  if (index != 0) gprs_[pe][index] = value;
-}
-
 std::uint32_t ArchState::predicate(unsigned index) const {
   return index == 0 ? 0xFFFFFFFFu : predicates_[index];
 }

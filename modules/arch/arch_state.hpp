@@ -114,8 +114,11 @@ class ArchState {
   const ArchConfig& config() const { return config_; }
 
   // R0 reads 0 and drops writes; index < 24.
-  std::uint64_t gpr(unsigned pe, unsigned index) const;
-  void set_gpr(unsigned pe, unsigned index, std::uint64_t value);
+  // Inline: the front end's scalar loop calls them for every PE of every instruction.
+  std::uint64_t gpr(unsigned pe, unsigned index) const { return index == 0 ? 0 : gprs_[pe][index]; }
+  void set_gpr(unsigned pe, unsigned index, std::uint64_t value) {
+    if (index != 0) gprs_[pe][index] = value;
+  }
   // P0 reads all ones.
   std::uint32_t predicate(unsigned index) const;
   void set_predicate(unsigned index, std::uint32_t value);

@@ -38,10 +38,15 @@ void LocalTile::define_slot(std::uint32_t slot, bool in_valid) {
 }
 
 void LocalTile::define_valid_region() {
+  // Every layout's index is a row term plus a column term.
+  thread_local std::vector<std::uint32_t> col_term;
+  col_term.resize(info_.valid_columns);
+  for (std::uint32_t col = 0; col < info_.valid_columns; ++col)
+    col_term[col] = storage_index(info_, 0, col);
   for (std::uint32_t row = 0; row < info_.valid_rows; ++row) {
-    for (std::uint32_t col = 0; col < info_.valid_columns; ++col) {
-      defined_[storage_index(info_, row, col)] = 1;
-    }
+    const std::uint32_t row_term = storage_index(info_, row, 0);
+    for (std::uint32_t term : col_term)
+      defined_[row_term + term] = 1;
   }
   defined_valid_ = info_.valid_rows * info_.valid_columns;
 }

@@ -14,6 +14,10 @@ std::uint32_t align_up(std::uint32_t value, std::uint32_t quantum) {
   return (value + quantum - 1) / quantum * quantum;
 }
 
+unsigned log2_element_bits(DataType type) {
+  return static_cast<unsigned>(__builtin_ctz(element_bits(type)));
+}
+
 Fault illegal(std::string reason) {
   return make_fault(FaultCode::TileLegality, std::move(reason));
 }
@@ -89,14 +93,16 @@ std::uint32_t cube_cell_rows(Layout layout, DataType type) {
   if (!is_cube(layout) || !cube_type_supported(type)) return 0;
   if (layout == Layout::CubeM16) return 16;
   if (layout == Layout::CubeM32) return 32;
-  // CUBE_N8: one CELL holds 128 B of K rows by 8 columns.
-  return kCellBytes * 8 / (8 * element_bits(type));
+  // CUBE_N8: one CELL holds 128 B of K rows by 8 columns. Element widths are
+  // powers of two, so the CELL sides are shifts (storage_index runs per element).
+  return kCellBytes >> log2_element_bits(type);
 }
 
 std::uint32_t cube_cell_columns(Layout layout, DataType type) {
   if (!is_cube(layout) || !cube_type_supported(type)) return 0;
   if (layout == Layout::CubeN8) return 8;
-  return kCellBytes * 8 / (cube_cell_rows(layout, type) * element_bits(type));
+  const unsigned row_bits = layout == Layout::CubeM16 ? 4 : 5;
+  return (kCellBytes * 8) >> (row_bits + log2_element_bits(type));
 }
 
 Expected<TileInfo> make_ordinary_tile(std::uint32_t capacity_bytes, std::uint32_t columns,
@@ -162,18 +168,16 @@ Expected<TileInfo> make_cube_tile(std::uint32_t capacity_bytes, std::uint32_t va
   tile.layout = layout;
   tile.location = Location::Matrix;
   tile.columns = align_up(valid_columns, cell_cols);
+  if (layout == Layout::CubeM16 && valid_rows > cell_rows) {
+    return illegal(fmt::format("CUBE_M16 holds at most {} rows, got {}", cell_rows, valid_rows));
+  }
+  tile.rows = align_up(valid_rows, cell_rows);
   if (layout == Layout::CubeN8) {
-    tile.rows = align_up(valid_rows, cell_rows);
     tile.cube_k_repeat = tile.rows / cell_rows;
     tile.cube_n_repeat = tile.columns / 8;
   } else {
-    if (valid_rows > cell_rows) {
-      return illegal(
-          fmt::format("{} holds at most {} rows, got {}", name(layout), cell_rows, valid_rows));
-    }
-    tile.rows = cell_rows;
     tile.cube_k_repeat = tile.columns / cell_cols;
-    tile.cube_n_repeat = 1;
+    tile.cube_n_repeat = tile.rows / cell_rows;
   }
   tile.cube_cell_count = tile.cube_k_repeat * tile.cube_n_repeat;
   const std::uint64_t required = std::uint64_t{tile.cube_cell_count} * kCellBytes;
@@ -208,27 +212,32 @@ std::uint32_t storage_index(const TileInfo& tile, std::uint32_t row, std::uint32
     case Layout::CubeM16:
     case Layout::CubeM32:
     case Layout::CubeN8: {
+      // CELL sides are powers of two: shifts and masks rather than divisions,
+      // as this runs per element.
       const std::uint32_t cell_rows = cube_cell_rows(tile.layout, tile.data_type);
       const std::uint32_t cell_cols = cube_cell_columns(tile.layout, tile.data_type);
-      const std::uint32_t inner_col = col % cell_cols;
+      const unsigned row_shift = static_cast<unsigned>(__builtin_ctz(cell_rows));
+      const unsigned col_shift = static_cast<unsigned>(__builtin_ctz(cell_cols));
+      const std::uint32_t inner_row = row & (cell_rows - 1);
+      const std::uint32_t inner_col = col & (cell_cols - 1);
       std::uint32_t cell = 0;
       std::uint32_t inner = 0;
       if (tile.layout == Layout::CubeN8) {
         // CELLs K-fastest, each CELL column-major.
-        cell = (col / cell_cols) * tile.cube_k_repeat + row / cell_rows;
-        inner = inner_col * cell_rows + row % cell_rows;
+        cell = (col >> col_shift) * tile.cube_k_repeat + (row >> row_shift);
+        inner = (inner_col << row_shift) + inner_row;
       } else {
-        // CELLs stacked along X, each CELL row-major; M16 4-bit swaps inner
-        // columns 4..7 with 8..11.
+        // CELLs column-fastest, then row blocks; each CELL row-major. M16
+        // 4-bit swaps inner columns 4..7 with 8..11.
         std::uint32_t mapped = inner_col;
         if (tile.layout == Layout::CubeM16 && element_bits(tile.data_type) == 4) {
           if (inner_col >= 4 && inner_col < 8) mapped = inner_col + 4;
           if (inner_col >= 8 && inner_col < 12) mapped = inner_col - 4;
         }
-        cell = col / cell_cols;
-        inner = row * cell_cols + mapped;
+        cell = (row >> row_shift) * tile.cube_k_repeat + (col >> col_shift);
+        inner = (inner_row << col_shift) + mapped;
       }
-      return cell * cell_rows * cell_cols + inner;
+      return (cell << (row_shift + col_shift)) + inner;
     }
   }
   return 0;
@@ -328,31 +337,6 @@ std::uint64_t pad_bits(PadValue pad, DataType type) {
     }
   }
   return word & width_mask;
-}
-
-std::uint64_t read_slot(const std::uint8_t* payload, DataType type, std::uint32_t slot) {
-  const unsigned bits = element_bits(type);
-  if (bits == 4) return (payload[slot / 2] >> (4 * (slot & 1))) & 0xF;
-  const unsigned bytes = bits / 8;
-  std::uint64_t raw = 0;
-  const std::uint8_t* p = payload + std::size_t{slot} * bytes;
-  for (unsigned i = 0; i < bytes; ++i)
-    raw |= std::uint64_t{p[i]} << (8 * i);
-  return raw;
-}
-
-void write_slot(std::uint8_t* payload, DataType type, std::uint32_t slot, std::uint64_t raw) {
-  const unsigned bits = element_bits(type);
-  if (bits == 4) {
-    std::uint8_t& byte = payload[slot / 2];
-    const unsigned shift = 4 * (slot & 1);
-    byte = static_cast<std::uint8_t>((byte & ~(0xF << shift)) | ((raw & 0xF) << shift));
-    return;
-  }
-  const unsigned bytes = bits / 8;
-  std::uint8_t* p = payload + std::size_t{slot} * bytes;
-  for (unsigned i = 0; i < bytes; ++i)
-    p[i] = static_cast<std::uint8_t>(raw >> (8 * i));
 }
 
 }  // namespace ptovp::arch

@@ -4,7 +4,9 @@
 // slot; TLSU, CUBE and the state dump all use it.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -37,7 +39,9 @@ struct TileInfo {
   DataType data_type = DataType::U64;
   Layout layout = Layout::RowMajor;
   Location location = Location::Any;
-  // CELL geometry, non-zero only for CUBE layouts.
+  // CELL geometry, non-zero only for CUBE layouts. The K repeat counts CELLs
+  // along the fast axis (M16/M32 columns, N8 rows); the N repeat along the
+  // slow one (N8 8-column groups, M32 32-row blocks, 1 for M16).
   std::uint32_t cube_k_repeat = 0;
   std::uint32_t cube_n_repeat = 0;
   std::uint32_t cube_cell_count = 0;
@@ -53,9 +57,20 @@ struct TileInfo {
 inline bool is_cube(Layout layout) {
   return layout == Layout::CubeM16 || layout == Layout::CubeM32 || layout == Layout::CubeN8;
 }
+namespace detail {
+// Element bits by type code: slot access and storage_index run per element,
+// and numeric::info is a search.
+inline constexpr auto kElementBits = [] {
+  std::array<std::uint8_t, 32> bits{};
+  for (const numeric::DataTypeInfo& ti : numeric::kDataTypes)
+    bits[static_cast<unsigned>(ti.type)] = static_cast<std::uint8_t>(ti.storage_bits / ti.lanes);
+  return bits;
+}();
+}  // namespace detail
+
 // Bits of one logical element (4 for the X2 types).
 inline unsigned element_bits(DataType type) {
-  return numeric::info(type).storage_bits / numeric::info(type).lanes;
+  return detail::kElementBits[static_cast<unsigned>(type)];
 }
 inline bool is_four_bit(DataType type) {
   return element_bits(type) == 4;
@@ -93,10 +108,15 @@ Expected<TileInfo> make_ordinary_tile(std::uint32_t capacity_bytes, std::uint32_
                                       std::uint32_t capacity_limit);
 // A CUBE descriptor (TileCubeDescriptorShapeLegal) with its CELL geometry; the
 // physical shape follows from the valid shape, never from the capacity.
+// CUBE_M16 holds one 16-row block; CUBE_M32 and CUBE_N8 any number of row
+// blocks (the 0.58.5 scale grid, PTO-CUBE-MATRIX-SCALE-CELL-001: primary
+// A/C/D stay at one block, which the CUBE preflight checks).
 Expected<TileInfo> make_cube_tile(std::uint32_t capacity_bytes, std::uint32_t valid_rows,
                                   std::uint32_t valid_columns, DataType type, Layout layout);
 
 // TileStorageIndex: the payload slot of (row, col); row < rows, col < columns.
+// In every layout it is a row term plus a column term:
+// storage_index(row, 0) + storage_index(0, col).
 std::uint32_t storage_index(const TileInfo& tile, std::uint32_t row, std::uint32_t col);
 
 // TilePadValueForDataType truncated to the element width.
@@ -104,8 +124,53 @@ std::uint64_t pad_bits(PadValue pad, DataType type);
 
 // Raw element access in a payload of packed storage slots: slot i occupies
 // bits [i*bits, (i+1)*bits) little-endian, so 4-bit slot 2k is the low nibble
-// of byte k (PackedTileNibbleFromWord).
-std::uint64_t read_slot(const std::uint8_t* payload, DataType type, std::uint32_t slot);
-void write_slot(std::uint8_t* payload, DataType type, std::uint32_t slot, std::uint64_t raw);
+// of byte k (PackedTileNibbleFromWord). Inline with fixed-size copies (the
+// host is little-endian too): units call these per element.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "slots are little-endian words");
+inline std::uint64_t read_slot(const std::uint8_t* payload, DataType type, std::uint32_t slot) {
+  const std::uint8_t* p = payload + std::size_t{slot} * element_bits(type) / 8;
+  switch (element_bits(type)) {
+    case 4: return (*p >> (4 * (slot & 1))) & 0xF;
+    case 8: return *p;
+    case 16: {
+      std::uint16_t raw;
+      std::memcpy(&raw, p, sizeof raw);
+      return raw;
+    }
+    case 32: {
+      std::uint32_t raw;
+      std::memcpy(&raw, p, sizeof raw);
+      return raw;
+    }
+    default: {
+      std::uint64_t raw;
+      std::memcpy(&raw, p, sizeof raw);
+      return raw;
+    }
+  }
+}
+inline void write_slot(std::uint8_t* payload, DataType type, std::uint32_t slot,
+                       std::uint64_t raw) {
+  std::uint8_t* p = payload + std::size_t{slot} * element_bits(type) / 8;
+  switch (element_bits(type)) {
+    case 4: {
+      const unsigned shift = 4 * (slot & 1);
+      *p = static_cast<std::uint8_t>((*p & ~(0xFu << shift)) | ((raw & 0xF) << shift));
+      return;
+    }
+    case 8: *p = static_cast<std::uint8_t>(raw); return;
+    case 16: {
+      const auto word = static_cast<std::uint16_t>(raw);
+      std::memcpy(p, &word, sizeof word);
+      return;
+    }
+    case 32: {
+      const auto word = static_cast<std::uint32_t>(raw);
+      std::memcpy(p, &word, sizeof word);
+      return;
+    }
+    default: std::memcpy(p, &raw, sizeof raw);
+  }
+}
 
 }  // namespace ptovp::arch

@@ -1,5 +1,8 @@
 #include "block_builder/block_builder.hpp"
 
+#include <cstddef>
+#include <cstring>
+
 #include <fmt/format.h>
 
 namespace ptovp::block_builder {
@@ -49,13 +52,41 @@ MaybeFault BlockBuilder::require_header(const char* command) const {
   return std::nullopt;
 }
 
-void BlockBuilder::note_scalar() {
-  if (body_entry_ == BodyEntry::FirstScalar && state_.block.active) state_.block.body_active = true;
-}
-
 void BlockBuilder::clear_live_block() {
   state_.block = {};
-  state_.header = {};
+  clear_header();
+}
+
+// Every part a header command fills carries a presence flag or a count, and
+// a part without one still holds its default (copies such as the trap context
+// keep that true), so a block that used a few commands clears a few bytes.
+// `header = {}` would rebuild and copy all 400 bytes twice per block.
+void BlockBuilder::clear_header() {
+  static_assert(sizeof(arch::BlockDescriptor) == 400,
+                "clear_header() resets BlockDescriptor part by part: reset the new member");
+  static const arch::BlockDescriptor kEmpty{};
+  arch::BlockDescriptor& header = state_.header;
+  // BARG and the operation descriptor (the members before dims): every start
+  // writes them. BlockDescriptor is trivially copyable, so a byte copy is exact.
+  std::memcpy(static_cast<void*>(&header), &kEmpty, offsetof(arch::BlockDescriptor, dims));
+  for (arch::Dimension& dim : header.dims) {
+    if (dim.present) dim = {};
+  }
+  if (header.datr.present) header.datr = {};
+  if (header.catr.present) header.catr = {};
+  if (header.hint.present) header.hint = {};
+  if (header.fpatr.valid) header.fpatr = {};
+  if (header.ior.valid) {
+    header.ior = {};
+    header.ior_values = {};  // filled only for a valid B.IOR
+  }
+  for (unsigned i = 0; i < header.tile_count; ++i)
+    header.tiles[i] = {};
+  header.tile_count = 0;
+  for (unsigned i = 0; i < header.shared_count; ++i)
+    header.shared[i] = {};
+  header.shared_count = 0;
+  header.zero_participation_seen = false;
 }
 
 MaybeFault BlockBuilder::start(const StartRequest& request) {
@@ -109,8 +140,8 @@ void BlockBuilder::begin(const StartRequest& request, std::uint64_t start_pc,
   state_.block = {};
   state_.block.active = true;
   state_.block.sequential_pc = sequential;
+  clear_header();
   arch::BlockDescriptor& header = state_.header;
-  header = {};
   header.kind = request.kind;
   if (request.kind == BlockKind::System) {
     // SYS has no candidate continuation: a canonical non-selecting BARG.

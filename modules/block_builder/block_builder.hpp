@@ -57,7 +57,10 @@ class BlockBuilder {
   // Header phase: an active block whose body has not started.
   bool in_header() const { return state_.block.active && !state_.block.body_active; }
   // A scalar instruction executes: inside an active block it enters the body.
-  void note_scalar();
+  void note_scalar() {
+    if (body_entry_ == BodyEntry::FirstScalar && state_.block.active)
+      state_.block.body_active = true;
+  }
 
   arch::MaybeFault start(const StartRequest& request);
   // BSTOP / C.BSTOP / L.BSTOP of `length_bytes`.
@@ -92,6 +95,8 @@ class BlockBuilder {
   arch::MaybeFault execute_operation();
   // StopBundleAt after a successful commit.
   arch::MaybeFault finish(std::uint64_t next_pc);
+  // The header back to its reset value, touching only the parts the block used.
+  void clear_header();
   // BeginBundleAt.
   void begin(const StartRequest& request, std::uint64_t start_pc, std::uint64_t sequential,
              std::uint64_t target, std::uint64_t return_target);

@@ -23,8 +23,8 @@ std::uint8_t& byte_of(E& e) {
   return reinterpret_cast<std::uint8_t&>(e);
 }
 
-const std::array<Knob, 12>& knobs() {
-  static const std::array<Knob, 12> table{{
+const std::array<Knob, 13>& knobs() {
+  static const std::array<Knob, 13> table{{
       {"numeric.profile",
        {"hardware", "pto-v0"},
        [](CubeConfig& c) -> std::uint8_t& { return byte_of(c.profile); }},
@@ -37,6 +37,9 @@ const std::array<Knob, 12>& knobs() {
       {"mx.local_scale_layout",
        {"cube_m32", "rowmajor"},
        [](CubeConfig& c) -> std::uint8_t& { return byte_of(c.local_scale_layout); }},
+      {"mx.local_scale_rows",
+       {"multi-block", "<=32"},
+       [](CubeConfig& c) -> std::uint8_t& { return byte_of(c.local_scale_rows); }},
       {"mx.tgemv_hif4x2",
        {"reject", "accept"},
        [](CubeConfig& c) -> std::uint8_t& { return byte_of(c.tgemv_hif4x2); }},

@@ -2,7 +2,7 @@
 // or underspecified choice of spec-delta.md §8.2 as a named knob with its
 // 0.58.5 default. `key` strings are the platform JSON configuration keys
 // (docs/cube.md lists them with their values, and the §8.2 choices that have
-// no effect in this model: mx.local_scale_rows, cube.ordinary_fp_accumulate,
+// no effect in this model: cube.ordinary_fp_accumulate,
 // coop.allshared_layout, cscale.flags_on_rollback, types.e6m2_rcpe6m2).
 #pragma once
 
@@ -26,6 +26,11 @@ enum class Hif4NanBase : std::uint8_t { Nan, Fault };
 enum class LocalScaleLayout : std::uint8_t {
   CubeM32,   // 0.58.5: A scale CUBE_M32 [M,G], B scale CUBE_M32 [N,G]
   RowMajor,  // 0.58.3: A scale row-major [M,G], B scale row-major [G,N]
+};
+// mx.local_scale_rows: 32-row blocks of a CUBE_M32 Local scale (B scale [N,G]).
+enum class LocalScaleRows : std::uint8_t {
+  MultiBlock,  // 0.58.5 (ADR-0101 generic grid): N > 32 is legal
+  OneBlock,    // post-seed #323: at most 32 rows, else Fault_TileLegality
 };
 // mx.tgemv_hif4x2.
 enum class Acceptance : std::uint8_t { Reject, Accept };
@@ -54,6 +59,7 @@ struct CubeConfig {
   ScaledProduct scaled_product = ScaledProduct::HwFma;
   Hif4NanBase hif4_nan_base = Hif4NanBase::Nan;
   LocalScaleLayout local_scale_layout = LocalScaleLayout::CubeM32;
+  LocalScaleRows local_scale_rows = LocalScaleRows::MultiBlock;
   Acceptance tgemv_hif4x2 = Acceptance::Reject;
   SharedBOrientation shared_b_orientation = SharedBOrientation::KN;
   SharedScaleOrientation shared_scale_orientation = SharedScaleOrientation::FollowTrans;

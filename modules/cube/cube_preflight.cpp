@@ -319,8 +319,7 @@ CubeOutcome CubePreflight::run(const BlockDescriptor& block, CubePlan& plan) con
       }
       if (config_.readiness == Readiness::Wait) {
         if (auto unready = fabric_.check_whole_parent_ready(id)) {
-          return {std::nullopt,
-                  fmt::format("Shared {} S{} is not ready: {}", rule.role, id, unready->reason)};
+          return {std::nullopt, fmt::format("{} source {}", rule.role, unready->reason)};
         }
       } else if (auto unready = fabric_.check_cooperative_ready(id)) {
         return propagate(*unready);
@@ -431,6 +430,14 @@ CubeOutcome CubePreflight::run(const BlockDescriptor& block, CubePlan& plan) con
           c_capacity_ok ? "" : fmt::format(" of D's TSize {} B (PreQuantMode 0)", d_capacity),
           mask_string(active),
           plan.acc && std::string_view(rule.role) == "C" ? " (C uses A's CUBE layout)" : ""));
+    }
+    // Only a scale can pass the check above with more than one M32 row block.
+    if (config_.local_scale_rows == LocalScaleRows::OneBlock && info.layout == Layout::CubeM32 &&
+        info.valid_rows > 32) {
+      return illegal(fmt::format(
+          "{} {} source tile {} is CUBE_M32 with {} rows; mx.local_scale_rows = <=32 allows one "
+          "32-row block",
+          op, rule.role, index, info.valid_rows));
     }
     if (hif4_fault && rule.type == DataType::U32) {
       const std::uint8_t* payloads[arch::kPeCount] = {};

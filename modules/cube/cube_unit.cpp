@@ -123,14 +123,15 @@ CubeOutcome CubeUnit::execute(const arch::BlockDescriptor& block) {
   auto publish = [&](unsigned index, std::uint32_t cols, auto value) {
     arch::LocalTile& tile = local_.at(index);
     const arch::TileInfo& info = tile.info();
-    std::vector<std::uint32_t> slots(std::size_t{info.valid_rows} * cols);
-    for (std::uint32_t r = 0; r < info.valid_rows; ++r)
-      for (std::uint32_t c = 0; c < cols; ++c)
-        slots[std::size_t{r} * cols + c] = arch::storage_index(info, r, c);
+    // A slot is a row term plus a column term (arch::storage_index).
+    std::vector<std::uint32_t> col_term(cols);
+    for (std::uint32_t c = 0; c < cols; ++c)
+      col_term[c] = arch::storage_index(info, 0, c);
     for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
       for (std::uint32_t r = 0; r < plan.split.rows(pe); ++r) {
+        const std::uint32_t row_term = arch::storage_index(info, r, 0);
         for (std::uint32_t c = 0; c < cols; ++c) {
-          arch::write_slot(tile.payload(pe), info.data_type, slots[std::size_t{r} * cols + c],
+          arch::write_slot(tile.payload(pe), info.data_type, row_term + col_term[c],
                            value(staged[pe], std::size_t{r}, std::size_t{c}));
         }
       }

@@ -1,5 +1,6 @@
 #include "frontend/front_end.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -12,50 +13,6 @@ using arch::BlockKind;
 using arch::FaultCode;
 using arch::MaybeFault;
 
-namespace {
-
-std::uint64_t raw(const isa::DecodedInstruction& insn, std::string_view name) {
-  return static_cast<std::uint64_t>(insn.field(name));
-}
-std::uint64_t field(const isa::DecodedInstruction& insn, std::int8_t index) {
-  return static_cast<std::uint64_t>(insn.fields[static_cast<std::size_t>(index)]);
-}
-bool has(const isa::FormInfo& form, std::string_view name) {
-  return isa::field_index(form, name) >= 0;
-}
-
-// BSTART bits [19:15] class and [24:20] function of a tile start word.
-arch::OperationClass operation_class(std::uint64_t word) {
-  return static_cast<arch::OperationClass>((word >> 15) & 0x1F);
-}
-
-BlockKind tile_kind(arch::OperationClass cls, unsigned function) {
-  switch (cls) {
-    case arch::OperationClass::Cube:
-      return BlockKind::TileMatrix;
-    case arch::OperationClass::Tepl:
-      return BlockKind::TileElement;
-    case arch::OperationClass::Tlsu:
-      // The ASL computes GMOV's block kind as Standard.
-      return function == static_cast<unsigned>(arch::TlsuFunction::GMov) ? BlockKind::Standard
-                                                                         : BlockKind::TileMemory;
-  }
-  return BlockKind::Standard;
-}
-
-// C.BSTART.STD/FP BrType: 1 FALL, 5 IND, 7 RET (the only values that decode).
-arch::TransferType transfer_of_branch_type(std::uint64_t branch_type) {
-  switch (branch_type) {
-    case 5:
-      return arch::TransferType::Indirect;
-    case 7:
-      return arch::TransferType::Return;
-    default:
-      return arch::TransferType::Fallthrough;
-  }
-}
-
-}  // namespace
 
 FrontEnd::FrontEnd(arch::ArchState& state, memory::Memory& memory,
                    block_builder::BlockBuilder& builder, std::ostream& out, std::ostream& err,
@@ -104,15 +61,30 @@ arch::Expected<std::pair<std::uint64_t, unsigned>> FrontEnd::fetch(std::uint64_t
 
 bool FrontEnd::cached(const CacheEntry& entry, std::uint64_t pc) const {
   if (entry.pc != pc) return false;
-  const unsigned bytes = entry.decoded.length_bits / 8u;
-  // A C.BSTART DIRECT parcel's length depends on the next parcel (fused
-  // BSTART.CALL), so it always takes the full length decode.
-  if (bytes == 2 && (entry.word & 0xF) == 0x2) return false;
-  const std::uint8_t* memory = memory_.direct(pc, bytes);
+  const std::uint8_t* memory = memory_.direct(pc, 8);
   if (memory == nullptr) return false;
-  std::uint64_t word = 0;
-  std::memcpy(&word, memory, bytes);
-  return word == entry.word;
+  std::uint64_t bytes = 0;
+  std::memcpy(&bytes, memory, 8);  // little endian host
+  return (bytes & entry.mask) == entry.bytes;
+}
+
+MaybeFault FrontEnd::fill(CacheEntry& entry, std::uint64_t pc) {
+  auto fetched = fetch(pc);
+  if (!fetched) return fetched.fault();
+  const auto [word, length_bits] = *fetched;
+  const isa::DecodedInstruction decoded = decoder_.decode(word, length_bits);
+  static const FormPlan kUnplanned;
+  entry.prepared = prepare(decoded, decoded.form ? plans_.plan(*decoded.form) : kUnplanned);
+  // A C.BSTART DIRECT parcel's length depends on the next parcel (fused
+  // BSTART.CALL), so the entry depends on both.
+  const unsigned depends = (word & 0xF) == 0x2 ? std::max(length_bits, 32u) : length_bits;
+  // Instructions in the last 8 bytes of the RAM are not kept (the check reads 8).
+  entry.pc = memory_.direct(pc, 8) != nullptr ? pc : ~std::uint64_t{0};
+  entry.mask = depends == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << depends) - 1;
+  entry.bytes = 0;
+  if (entry.pc == pc) std::memcpy(&entry.bytes, memory_.direct(pc, 8), 8);
+  entry.bytes &= entry.mask;
+  return std::nullopt;
 }
 
 arch::Expected<isa::DecodedInstruction> FrontEnd::fetch_decode(std::uint64_t pc) const {
@@ -127,17 +99,12 @@ std::optional<Halt> FrontEnd::step() {
   state_.advance_cycle();
   CacheEntry& entry = cache_[(pc >> 1) & (kCacheEntries - 1)];
   if (!cached(entry, pc)) {
-    auto fetched = fetch(pc);
-    if (!fetched) return trap(fetched.fault(), nullptr, pc, traps_.fault_ring());
-    entry.pc = pc;
-    entry.word = fetched->first;
-    entry.decoded = decoder_.decode(fetched->first, fetched->second);
-    entry.decoded.length_bits = static_cast<std::uint8_t>(fetched->second);
-    static const FormPlan kUnplanned;
-    entry.plan = entry.decoded.form ? &plans_.plan(*entry.decoded.form) : &kUnplanned;
+    if (MaybeFault failed = fill(entry, pc)) {
+      return trap(*failed, nullptr, pc, traps_.fault_ring());
+    }
   }
   host_exit_.reset();
-  if (MaybeFault failed = execute(entry.decoded, *entry.plan)) {
+  if (MaybeFault failed = execute(entry.prepared)) {
     if (failed->code == FaultCode::ServiceRequest) {
       return trap(*failed, &entry, pc + 4, failed->cause == 1 ? 1u : 0u);
     }
@@ -148,7 +115,7 @@ std::optional<Halt> FrontEnd::step() {
     halt.kind = HaltKind::HostExit;
     halt.exit_code = *host_exit_;
     halt.pc = pc;
-    halt.instruction = entry.decoded;
+    halt.instruction = entry.prepared.decoded;
     return halt;
   }
   return std::nullopt;
@@ -161,7 +128,7 @@ std::optional<Halt> FrontEnd::trap(const arch::Fault& failed, const CacheEntry* 
   halt.pc = state_.pc;
   halt.block = state_.block;
   halt.header = state_.header;
-  if (entry) halt.instruction = entry->decoded;
+  if (entry) halt.instruction = entry->prepared.decoded;
   if (!traps_.enter(failed, resume_tpc, target_ring)) return std::nullopt;
   if (failed.code == FaultCode::SoftwareBreakpoint) {
     halt.kind = HaltKind::Breakpoint;
@@ -170,12 +137,14 @@ std::optional<Halt> FrontEnd::trap(const arch::Fault& failed, const CacheEntry* 
   return halt;
 }
 
-MaybeFault FrontEnd::execute(const isa::DecodedInstruction& insn, const FormPlan& plan) {
-  if (!insn.legal()) {
+MaybeFault FrontEnd::execute(const PreparedInstruction& insn) {
+  const isa::DecodedInstruction& decoded = insn.decoded;
+  const FormPlan& plan = *insn.plan;
+  if (!decoded.legal()) {
     // A matched form with a reserved field value still gets its placement
     // checks first (the spec checks constraints after them).
-    if (insn.form != nullptr && insn.status == isa::DecodeStatus::ConstraintViolated) {
-      const bool is_command = insn.form->catalog == isa::Catalog::Command;
+    if (decoded.form != nullptr && decoded.status == isa::DecodeStatus::ConstraintViolated) {
+      const bool is_command = decoded.form->catalog == isa::Catalog::Command;
       if (!is_command) {
         if (auto misplaced = applicable(plan)) return misplaced;
       } else if (state_.block.system_terminal_pending && plan.op != Op::Start &&
@@ -183,130 +152,67 @@ MaybeFault FrontEnd::execute(const isa::DecodedInstruction& insn, const FormPlan
         return fault(FaultCode::BundleControl, "only a block stop or start may follow ACRC");
       }
     }
-    return fault(FaultCode::IllegalInstruction, insn.illegal_reason());
+    return fault(FaultCode::IllegalInstruction, decoded.illegal_reason());
   }
-  return insn.form->catalog == isa::Catalog::Command ? command(insn, plan) : scalar(insn, plan);
+  return decoded.form->catalog == isa::Catalog::Command ? command(insn) : scalar(insn);
 }
 
-MaybeFault FrontEnd::command(const isa::DecodedInstruction& insn, const FormPlan& plan) {
-  const unsigned length = insn.length_bits / 8u;
+MaybeFault FrontEnd::command(const PreparedInstruction& insn) {
+  const FormPlan& plan = *insn.plan;
   if (state_.block.system_terminal_pending && plan.op != Op::Start && plan.op != Op::Stop) {
     return fault(FaultCode::BundleControl, "only a block stop or start may follow ACRC");
   }
   MaybeFault result;
   switch (plan.op) {
-    case Op::Start: {
-      block_builder::StartRequest request;
-      request.length_bytes = length;
-      request.kind = plan.kind;
-      request.transfer =
-          plan.branch_type_field ? transfer_of_branch_type(field(insn, plan.rd)) : plan.transfer;
-      if (plan.imm >= 0) request.offset_halfwords = insn.fields[static_cast<std::size_t>(plan.imm)];
-      if (plan.srcd >= 0)
-        request.return_halfwords = insn.fields[static_cast<std::size_t>(plan.srcd)];
-      if (plan.tile_start) {
-        request.operation_valid = true;
-        request.operation_class = operation_class(insn.word);
-        request.function = static_cast<unsigned>((insn.word >> 20) & 0x1F);
-        request.data_type = static_cast<unsigned>(field(insn, plan.rtype));
-        request.mode = plan.shamt >= 0 ? static_cast<unsigned>(field(insn, plan.shamt)) : 0u;
-        request.kind = tile_kind(request.operation_class, request.function);
-      }
-      return builder_.start(request);
-    }
+    case Op::Start:
+      return builder_.start(*std::get_if<block_builder::StartRequest>(&insn.command));
     case Op::Stop:
-      return builder_.stop(length);
+      return builder_.stop(insn.length_bytes);
     case Op::HintTrace:
-      return builder_.hint_trace(length, raw(insn, "B/E") != 0);
-    case Op::ControlAttributes: {
-      arch::ControlAttributes catr;
-      catr.dimension_reduction = raw(insn, "DR");
-      catr.trap = raw(insn, "trap");
-      catr.far = raw(insn, "far");
-      catr.atomic = raw(insn, "atom");
-      catr.acquire = raw(insn, "aq");
-      catr.release = raw(insn, "rl");
-      result = builder_.control_attributes(catr);
+      return builder_.hint_trace(insn.length_bytes, insn.imm != 0);
+    case Op::ControlAttributes:
+      result = builder_.control_attributes(*std::get_if<arch::ControlAttributes>(&insn.command));
       break;
-    }
-    case Op::DataAttributes: {
-      arch::DataAttributes datr;
-      datr.data_type = static_cast<unsigned>(raw(insn, "DataType"));
-      datr.layout = static_cast<unsigned>(raw(insn, "Layout"));
-      datr.pad = static_cast<unsigned>(raw(insn, "PadValueOrByteId"));
-      datr.cmode = static_cast<unsigned>(raw(insn, "CMode"));
-      datr.rmode = static_cast<unsigned>(raw(insn, "RMode"));
-      datr.saturating = raw(insn, "Sat");
-      datr.canonicalize = raw(insn, "Canonicalize");
-      result = builder_.data_attributes(datr);
+    case Op::DataAttributes:
+      result = builder_.data_attributes(*std::get_if<arch::DataAttributes>(&insn.command));
       break;
-    }
     case Op::FpAttributes:
-      result = builder_.fp_attributes(static_cast<std::uint32_t>(insn.word));
+      result = builder_.fp_attributes(static_cast<std::uint32_t>(insn.decoded.word));
       break;
-    case Op::Dimension: {
+    case Op::Dimension:
       // LBx = (GPR + uimm17)[15:0]; lockstep PEs: PE0's register.
-      const std::uint64_t sum =
-          scalar_.read(0, static_cast<unsigned>(raw(insn, "RegSrc"))) + raw(insn, "uimm17");
-      result = builder_.dimension(plan.dimension, sum & 0xFFFF);
+      result = builder_.dimension(plan.dimension, (scalar_.read(0, insn.srcl) + insn.imm) & 0xFFFF);
       break;
-    }
     case Op::DimensionImmediate:
-      result = builder_.dimension(static_cast<unsigned>(raw(insn, "LoopNest")), raw(insn, "imm8"));
+      result = builder_.dimension(insn.rd, insn.imm);
       break;
     case Op::Hint:
-      result = builder_.hint(static_cast<std::uint32_t>(insn.word));
+      result = builder_.hint(static_cast<std::uint32_t>(insn.decoded.word));
       break;
-    case Op::ScalarBinding: {
-      arch::ScalarBinding ior;
-      ior.destination = static_cast<std::uint8_t>(raw(insn, "RegDst"));
-      ior.source = {static_cast<std::uint8_t>(raw(insn, "RegSrc0")),
-                    static_cast<std::uint8_t>(raw(insn, "RegSrc1")),
-                    static_cast<std::uint8_t>(raw(insn, "RegSrc2"))};
-      result = builder_.scalar_binding(ior);
+    case Op::ScalarBinding:
+      result = builder_.scalar_binding(*std::get_if<arch::ScalarBinding>(&insn.command));
       break;
-    }
-    case Op::TileBinding: {
-      const isa::FormInfo& form = *insn.form;
-      arch::TileBinding binding;
-      binding.pe_mask = arch::mask_of_pe_mode(static_cast<unsigned>(raw(insn, "PEMode")));
-      binding.has_destination = has(form, "DstTile");
-      if (binding.has_destination) {
-        binding.destination_hand = static_cast<std::uint8_t>(raw(insn, "DstTile"));
-        binding.size_code = static_cast<std::uint8_t>(raw(insn, "SizeCode"));
-      }
-      if (has(form, "SrcTile0"))
-        binding.source[binding.source_count++] = static_cast<std::uint8_t>(raw(insn, "SrcTile0"));
-      if (has(form, "SrcTile1"))
-        binding.source[binding.source_count++] = static_cast<std::uint8_t>(raw(insn, "SrcTile1"));
-      binding.last = raw(insn, "L") != 0;
-      result = builder_.tile_binding(binding);
+    case Op::TileBinding:
+      result = builder_.tile_binding(*std::get_if<arch::TileBinding>(&insn.command));
       break;
-    }
-    case Op::SharedBinding: {
-      arch::SharedBinding binding;
-      binding.shared_id = static_cast<std::uint8_t>(
-          raw(insn, has(*insn.form, "SharedTileID") ? "SharedTileID" : "SharedTID"));
-      binding.size_code = static_cast<std::uint8_t>(raw(insn, "SizeCode"));
-      binding.pe_mask = arch::mask_of_pe_mode(static_cast<unsigned>(raw(insn, "PEMode")));
-      result = builder_.shared_binding(binding);
+    case Op::SharedBinding:
+      result = builder_.shared_binding(*std::get_if<arch::SharedBinding>(&insn.command));
       break;
-    }
     default:
       return fault(FaultCode::IllegalInstruction,
-                   fmt::format("not yet executed: {}", insn.form->mnemonic));
+                   fmt::format("not yet executed: {}", insn.decoded.form->mnemonic));
   }
-  if (!result) state_.pc += length;
+  if (!result) state_.pc += insn.length_bytes;
   return result;
 }
 
 MaybeFault FrontEnd::applicable(const FormPlan& plan) const {
   const arch::BlockControl& block = state_.block;
-  const bool body = block.active &&
-                    (block.body_active || builder_.body_entry() == block_builder::BodyEntry::Never);
   if (block.system_terminal_pending) {
     return fault(FaultCode::BundleControl, "only a block stop or start may follow ACRC");
   }
+  const bool body = block.active &&
+                    (block.body_active || builder_.body_entry() == block_builder::BodyEntry::Never);
   if (plan.commit_setter) {
     if (!body || state_.header.transfer != arch::TransferType::Conditional) {
       return fault(FaultCode::BundleControl, "SETC needs the body of an active COND block");
@@ -327,38 +233,48 @@ MaybeFault FrontEnd::applicable(const FormPlan& plan) const {
   return std::nullopt;
 }
 
-MaybeFault FrontEnd::scalar(const isa::DecodedInstruction& insn, const FormPlan& plan) {
-  const unsigned length = insn.length_bits / 8u;
+MaybeFault FrontEnd::scalar(const PreparedInstruction& insn) {
+  const FormPlan& plan = *insn.plan;
   // The first scalar instruction of a block enters its body; a fault undoes it.
   const bool was_body = state_.block.body_active;
   builder_.note_scalar();
-  MaybeFault result = applicable(plan);
-  if (!result) {
-    switch (plan.op) {
-      case Op::Breakpoint: {
-        arch::Fault breakpoint =
-            fault(FaultCode::SoftwareBreakpoint, fmt::format("EBREAK {}", field(insn, plan.imm)));
-        breakpoint.cause = static_cast<std::uint32_t>(field(insn, plan.imm));
-        result = breakpoint;
-        break;
-      }
-      case Op::EnterRequest:
-        // Recovery writes TPC itself.
-        return traps_.recover(static_cast<unsigned>(field(insn, plan.imm)));
-      case Op::CloseRequest:
-        result = close_request(static_cast<unsigned>(field(insn, plan.imm)));
-        break;
-      default:
-        result = scalar_.execute(plan, insn);
-        break;
+  if (plan.op == Op::EnterRequest) {
+    if (MaybeFault misplaced = applicable(plan)) {
+      state_.block.body_active = was_body;
+      return misplaced;
     }
+    return traps_.recover(static_cast<unsigned>(insn.imm));  // recovery writes TPC itself
   }
+  MaybeFault result = scalar_operation(insn);
   if (result) {
     state_.block.body_active = was_body;
-    return result;
+  } else if (plan.op != Op::Jump && plan.op != Op::JumpRegister) {
+    state_.pc += insn.length_bytes;
   }
-  if (plan.op != Op::Jump && plan.op != Op::JumpRegister) state_.pc += length;
-  return std::nullopt;
+  return result;
+}
+
+MaybeFault FrontEnd::scalar_operation(const PreparedInstruction& insn) {
+  const FormPlan& plan = *insn.plan;
+  // Only SETC*, SETC.TGT, SYS operations and anything after an ACRC have
+  // placement rules; every path returns its result directly (no copies of
+  // the optional fault on the hot path).
+  if (state_.block.system_terminal_pending || plan.commit_setter ||
+      plan.op == Op::SetCommitTarget || plan.system_block) {
+    if (auto misplaced = applicable(plan)) return misplaced;
+  }
+  switch (plan.op) {
+    case Op::Breakpoint: {
+      arch::Fault breakpoint =
+          fault(FaultCode::SoftwareBreakpoint, fmt::format("EBREAK {}", insn.imm));
+      breakpoint.cause = static_cast<std::uint32_t>(insn.imm);
+      return breakpoint;
+    }
+    case Op::CloseRequest:
+      return close_request(static_cast<unsigned>(insn.imm));
+    default:
+      return scalar_.execute(insn);
+  }
 }
 
 MaybeFault FrontEnd::close_request(unsigned request_type) {

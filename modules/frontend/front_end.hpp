@@ -1,5 +1,5 @@
 // The instruction front end: fetch through the memory's direct pointer,
-// length decode, decode (cached per PC), then dispatch: header commands and
+// length decode, decode and prepare (cached per PC), then dispatch: header commands and
 // starts/stops to the block builder, the scalar subset to the scalar unit,
 // EBREAK / ASSERT / ACRC / ACRE and every fault to the trap unit. One step()
 // is one instruction attempt.
@@ -14,6 +14,7 @@
 #include "block_builder/block_builder.hpp"
 #include "frontend/host_services.hpp"
 #include "frontend/instruction_plan.hpp"
+#include "frontend/prepared_instruction.hpp"
 #include "frontend/scalar_unit.hpp"
 #include "frontend/trap_unit.hpp"
 #include "isa/decoder.hpp"
@@ -25,6 +26,7 @@ enum class HaltKind : std::uint8_t {
   Breakpoint,  // EBREAK with EVBASE = 0: exit_code is its immediate
   HostExit,    // host service exit: exit_code is the firmware's status
   Trap,        // any other trap with EVBASE = 0
+  Stall,       // set by the platform: a unit waits for what nothing can provide (fault.reason)
 };
 
 // Why and where the run stopped, with what the fault report needs.
@@ -56,21 +58,27 @@ class FrontEnd {
   arch::Expected<isa::DecodedInstruction> fetch_decode(std::uint64_t pc) const;
 
  private:
+  // One slot of the direct-mapped per-PC cache. It holds while the bytes at
+  // pc under `mask` still equal `bytes` (the instruction, plus the look-ahead
+  // parcel that decided a C.BSTART DIRECT parcel's length), so stores into
+  // code are seen; the check is one 8-byte load from the RAM.
   struct CacheEntry {
     std::uint64_t pc = ~std::uint64_t{0};
-    std::uint64_t word = 0;
-    isa::DecodedInstruction decoded;
-    const FormPlan* plan = nullptr;
+    std::uint64_t bytes = 0;
+    std::uint64_t mask = 0;
+    PreparedInstruction prepared;
   };
   static constexpr std::size_t kCacheEntries = 4096;
 
   arch::Expected<std::pair<std::uint64_t, unsigned>> fetch(std::uint64_t pc) const;
-  // The entry still holds the instruction in memory at pc (checked against
-  // the bytes, so stores into code are seen).
   bool cached(const CacheEntry& entry, std::uint64_t pc) const;
-  arch::MaybeFault execute(const isa::DecodedInstruction& insn, const FormPlan& plan);
-  arch::MaybeFault command(const isa::DecodedInstruction& insn, const FormPlan& plan);
-  arch::MaybeFault scalar(const isa::DecodedInstruction& insn, const FormPlan& plan);
+  // Fetches, decodes and prepares the instruction at pc into entry.
+  arch::MaybeFault fill(CacheEntry& entry, std::uint64_t pc);
+  arch::MaybeFault execute(const PreparedInstruction& insn);
+  arch::MaybeFault command(const PreparedInstruction& insn);
+  arch::MaybeFault scalar(const PreparedInstruction& insn);
+  // Placement, then the operation (scalar() handles the body marker and TPC).
+  arch::MaybeFault scalar_operation(const PreparedInstruction& insn);
   // ScalarOperationApplicable (BundleControl when not).
   arch::MaybeFault applicable(const FormPlan& plan) const;
   arch::MaybeFault close_request(unsigned request_type);

@@ -79,12 +79,17 @@ void plan_command(const isa::FormInfo& form, FormPlan& plan) {
     plan.op = Op::TileBinding;
   else if (h == "BindBundleSharedIO")
     plan.op = Op::SharedBinding;
-  else if (h == "SetBundleHint")
+  else if (h == "SetBundleHint") {
     plan.op = field(form, "B/E") >= 0 ? Op::HintTrace : Op::Hint;
+    plan.imm = field(form, "B/E");  // TRACE: begin (0) or end (1)
+  }
   else if (h == "SetBundleDimension") {
+    // B.DIM: LB[form bits 14:12] = RegSrc + uimm17; C.B.DIMI: LB[LoopNest] = imm8.
     plan.op = field(form, "RegSrc") >= 0 ? Op::Dimension : Op::DimensionImmediate;
-    // B.DIM's target LB is the form's fixed bits [14:12].
     plan.dimension = static_cast<std::uint8_t>((form.match >> 12) & 3);
+    plan.srcl = field(form, "RegSrc");
+    plan.rd = field(form, "LoopNest");
+    plan.imm = field(form, plan.op == Op::Dimension ? "uimm17" : "imm8");
   }
 }
 

@@ -1,5 +1,7 @@
 #include "frontend/scalar_unit.hpp"
 
+#include <cstring>
+
 #include <fmt/format.h>
 
 namespace ptovp::frontend {
@@ -10,6 +12,8 @@ using arch::MaybeFault;
 
 namespace {
 
+using Lanes = ScalarUnit::Lanes;
+
 constexpr unsigned kQueueT = 0;
 constexpr unsigned kQueueU = 1;
 
@@ -19,44 +23,68 @@ std::uint64_t sign_extend(std::uint64_t value, unsigned bits) {
   return (value ^ sign) - sign;
 }
 
-std::uint64_t field(const isa::DecodedInstruction& insn, std::int8_t index) {
-  return static_cast<std::uint64_t>(insn.fields[static_cast<std::size_t>(index)]);
+Lanes broadcast(std::uint64_t value) {
+  Lanes lanes;
+  lanes.fill(value);
+  return lanes;
+}
+
+// f applied lane by lane. Callers switch on the operation outside it, so each
+// PE loop is straight-line code.
+template <class F>
+Lanes each(const Lanes& values, F f) {
+  Lanes out;
+  for (unsigned pe = 0; pe < kPeCount; ++pe)
+    out[pe] = f(values[pe]);
+  return out;
+}
+template <class F>
+Lanes each(const Lanes& left, const Lanes& right, F f) {
+  Lanes out;
+  for (unsigned pe = 0; pe < kPeCount; ++pe)
+    out[pe] = f(left[pe], right[pe]);
+  return out;
 }
 
 // ApplyScalarRightModifier (SrcRType 0 none, 1 .sw, 2 .uw, 3 .neg / .not).
-std::uint64_t modify(std::uint64_t value, unsigned type, bool logical) {
+Lanes modify(const Lanes& values, unsigned type, bool logical) {
+  using V = std::uint64_t;
   switch (type) {
     case 1:
-      return sign_extend(value, 32);
+      return each(values, [](V v) { return sign_extend(v, 32); });
     case 2:
-      return value & 0xFFFFFFFFu;
+      return each(values, [](V v) { return v & 0xFFFFFFFFu; });
     case 3:
-      return logical ? ~value : std::uint64_t{0} - value;
+      return logical ? each(values, [](V v) { return ~v; })
+                     : each(values, [](V v) { return V{0} - v; });
     default:
-      return value;
+      return values;
   }
 }
 
-std::uint64_t binary(BinaryKind kind, std::uint64_t left, std::uint64_t right) {
+Lanes binary(BinaryKind kind, const Lanes& left, const Lanes& right) {
+  using V = std::uint64_t;
   switch (kind) {
     case BinaryKind::Add:
-      return left + right;
+      return each(left, right, [](V l, V r) { return l + r; });
     case BinaryKind::Sub:
-      return left - right;
+      return each(left, right, [](V l, V r) { return l - r; });
     case BinaryKind::And:
-      return left & right;
+      return each(left, right, [](V l, V r) { return l & r; });
     case BinaryKind::Or:
-      return left | right;
+      return each(left, right, [](V l, V r) { return l | r; });
     case BinaryKind::Xor:
-      return left ^ right;
+      return each(left, right, [](V l, V r) { return l ^ r; });
     case BinaryKind::Sll:
-      return left << (right & 63);
+      return each(left, right, [](V l, V r) { return l << (r & 63); });
     case BinaryKind::Srl:
-      return left >> (right & 63);
+      return each(left, right, [](V l, V r) { return l >> (r & 63); });
     case BinaryKind::Sra:
-      return static_cast<std::uint64_t>(static_cast<std::int64_t>(left) >> (right & 63));
+      return each(left, right, [](V l, V r) {
+        return static_cast<V>(static_cast<std::int64_t>(l) >> (r & 63));
+      });
   }
-  return 0;
+  return {};
 }
 
 bool holds(Condition condition, std::uint64_t left, std::uint64_t right) {
@@ -75,6 +103,51 @@ bool holds(Condition condition, std::uint64_t left, std::uint64_t right) {
       return left >= right;
   }
   return false;
+}
+
+// Little-endian host access of 1, 2, 4 or 8 bytes with constant-size copies
+// (a copy of a variable size is a library call).
+std::uint64_t load_bytes(const std::uint8_t* p, unsigned size) {
+  switch (size) {
+    case 1:
+      return p[0];
+    case 2: {
+      std::uint16_t v;
+      std::memcpy(&v, p, 2);
+      return v;
+    }
+    case 4: {
+      std::uint32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    default: {
+      std::uint64_t v;
+      std::memcpy(&v, p, 8);
+      return v;
+    }
+  }
+}
+
+void store_bytes(std::uint8_t* p, unsigned size, std::uint64_t value) {
+  switch (size) {
+    case 1:
+      p[0] = static_cast<std::uint8_t>(value);
+      break;
+    case 2: {
+      const auto v = static_cast<std::uint16_t>(value);
+      std::memcpy(p, &v, 2);
+      break;
+    }
+    case 4: {
+      const auto v = static_cast<std::uint32_t>(value);
+      std::memcpy(p, &v, 4);
+      break;
+    }
+    default:
+      std::memcpy(p, &value, 8);
+      break;
+  }
 }
 
 bool is_logical(BinaryKind kind) {
@@ -99,6 +172,18 @@ void ScalarUnit::write(unsigned pe, unsigned selector, std::uint64_t value) {
   }
 }
 
+ScalarUnit::Lanes ScalarUnit::read_lanes(unsigned selector) const {
+  Lanes values;
+  for (unsigned pe = 0; pe < kPeCount; ++pe)
+    values[pe] = read(pe, selector);
+  return values;
+}
+
+void ScalarUnit::write_lanes(unsigned selector, const Lanes& values) {
+  for (unsigned pe = 0; pe < kPeCount; ++pe)
+    write(pe, selector, values[pe]);
+}
+
 MaybeFault ScalarUnit::check_source(unsigned selector) const {
   if (selector < arch::kGprCount) return std::nullopt;
   const unsigned queue = selector < 28 ? kQueueT : kQueueU;
@@ -110,22 +195,18 @@ MaybeFault ScalarUnit::check_source(unsigned selector) const {
       fmt::format("{}#{} is read while empty", queue == kQueueT ? 't' : 'u', entry + 1), state_.pc);
 }
 
-MaybeFault ScalarUnit::check_sources(const FormPlan& plan,
-                                     const isa::DecodedInstruction& insn) const {
-  for (std::int8_t index : {plan.srcl, plan.srcr, plan.srcd, plan.srcp}) {
-    if (index < 0) continue;
-    if (auto bad = check_source(static_cast<unsigned>(field(insn, index)))) return bad;
+MaybeFault ScalarUnit::check_sources(const PreparedInstruction& insn) const {
+  // Absent sources are 0 (R0), which always passes.
+  for (unsigned selector : {insn.srcl, insn.srcr, insn.srcd, insn.srcp}) {
+    if (auto bad = check_source(selector)) return bad;
   }
   // Compressed forms read t#1 implicitly (C.SDI data).
-  if (plan.compressed && plan.op == Op::Store) return check_source(24);
+  if (insn.plan->compressed && insn.plan->op == Op::Store) return check_source(24);
   return std::nullopt;
 }
 
-std::uint64_t ScalarUnit::right_operand(const FormPlan& plan, const isa::DecodedInstruction& insn,
-                                        unsigned pe, bool logical) const {
-  const std::uint64_t value = read(pe, static_cast<unsigned>(field(insn, plan.srcr)));
-  const unsigned type = plan.rtype >= 0 ? static_cast<unsigned>(field(insn, plan.rtype)) : 0u;
-  return modify(value, type, logical);
+ScalarUnit::Lanes ScalarUnit::right_operand(const PreparedInstruction& insn, bool logical) const {
+  return modify(read_lanes(insn.srcr), insn.rtype, logical);
 }
 
 void ScalarUnit::set_commit(bool taken) {
@@ -134,117 +215,106 @@ void ScalarUnit::set_commit(bool taken) {
   state_.block.condition_set = true;
 }
 
-MaybeFault ScalarUnit::execute(const FormPlan& plan, const isa::DecodedInstruction& insn) {
-  if (auto bad = check_sources(plan, insn)) return bad;
+MaybeFault ScalarUnit::execute(const PreparedInstruction& insn) {
+  if (insn.reads_queue) {
+    if (auto bad = check_sources(insn)) return bad;
+  }
+  using V = std::uint64_t;
+  const FormPlan& plan = *insn.plan;
   const std::uint64_t pc = state_.pc;
-  const unsigned rd = plan.rd >= 0 ? static_cast<unsigned>(field(insn, plan.rd)) : 0u;
-  const auto srcl = [&](unsigned pe) {
-    return read(pe, static_cast<unsigned>(field(insn, plan.srcl)));
-  };
+  const unsigned rd = insn.rd;
   switch (plan.op) {
-    case Op::Binary:
-      for (unsigned pe = 0; pe < kPeCount; ++pe) {
-        const std::uint64_t right = right_operand(plan, insn, pe, is_logical(plan.binary))
-                                    << (field(insn, plan.shamt) & 63);
-        write(pe, rd, binary(plan.binary, srcl(pe), right));
-      }
+    case Op::Binary: {
+      const Lanes right = each(right_operand(insn, is_logical(plan.binary)),
+                               [shift = insn.shamt & 63](V r) { return r << shift; });
+      write_lanes(rd, binary(plan.binary, read_lanes(insn.srcl), right));
       return std::nullopt;
+    }
     case Op::BinaryImmediate:
-      for (unsigned pe = 0; pe < kPeCount; ++pe)
-        write(pe, rd, binary(plan.binary, srcl(pe), field(insn, plan.imm)));
+      write_lanes(rd, binary(plan.binary, read_lanes(insn.srcl), broadcast(insn.imm)));
       return std::nullopt;
     case Op::Shift:
-      for (unsigned pe = 0; pe < kPeCount; ++pe)
-        write(
-            pe, rd,
-            binary(plan.binary, srcl(pe), read(pe, static_cast<unsigned>(field(insn, plan.srcr)))));
+      write_lanes(rd, binary(plan.binary, read_lanes(insn.srcl), read_lanes(insn.srcr)));
       return std::nullopt;
-    case Op::CompressedBinary:
-      for (unsigned pe = 0; pe < kPeCount; ++pe) {
-        const std::uint64_t right = plan.imm >= 0
-                                        ? field(insn, plan.imm)
-                                        : read(pe, static_cast<unsigned>(field(insn, plan.srcr)));
-        write(pe, 31, binary(plan.binary, srcl(pe), right));
-      }
+    case Op::CompressedBinary: {
+      const Lanes right = plan.imm >= 0 ? broadcast(insn.imm) : read_lanes(insn.srcr);
+      write_lanes(31, binary(plan.binary, read_lanes(insn.srcl), right));
       return std::nullopt;
+    }
     case Op::Multiply:
-      for (unsigned pe = 0; pe < kPeCount; ++pe)
-        write(pe, rd, srcl(pe) * read(pe, static_cast<unsigned>(field(insn, plan.srcr))));
+      write_lanes(rd, each(read_lanes(insn.srcl), read_lanes(insn.srcr),
+                           [](V l, V r) { return l * r; }));
       return std::nullopt;
     case Op::Move:
-      for (unsigned pe = 0; pe < kPeCount; ++pe)
-        write(pe, rd, srcl(pe));
+      write_lanes(rd, read_lanes(insn.srcl));
       return std::nullopt;
     case Op::MoveImmediate: {
-      std::uint64_t value = field(insn, plan.imm);
+      std::uint64_t value = insn.imm;
       if (plan.imm_shift == 12) value = sign_extend(value, 20) << 12;  // LUI
       if (plan.imm_shift == 32) value = (value & 0xFFFFFFFFu) << 32;   // HL.LUI
-      for (unsigned pe = 0; pe < kPeCount; ++pe)
-        write(pe, rd, value);
+      write_lanes(rd, broadcast(value));
       return std::nullopt;
     }
     case Op::AddToPc:
-      for (unsigned pe = 0; pe < kPeCount; ++pe)
-        write(pe, rd, pc + (sign_extend(field(insn, plan.imm), 20) << 12));
+      write_lanes(rd, broadcast(pc + (sign_extend(insn.imm, 20) << 12)));
       return std::nullopt;
     case Op::Compare:
-      for (unsigned pe = 0; pe < kPeCount; ++pe) {
-        const unsigned type = static_cast<unsigned>(field(insn, plan.rtype));
-        const std::uint64_t right = modify(read(pe, static_cast<unsigned>(field(insn, plan.srcr))),
-                                           type == 3 ? 0u : type, false);
-        write(pe, rd, holds(plan.condition, srcl(pe), right) ? 1 : 0);
-      }
+    case Op::CompareImmediate: {
+      const unsigned type = insn.rtype == 3 ? 0u : insn.rtype;
+      const Lanes right = plan.op == Op::Compare ? modify(read_lanes(insn.srcr), type, false)
+                                                 : broadcast(insn.imm);
+      write_lanes(rd, each(read_lanes(insn.srcl), right, [condition = plan.condition](V l, V r) {
+                    return V{holds(condition, l, r)};
+                  }));
       return std::nullopt;
-    case Op::CompareImmediate:
-      for (unsigned pe = 0; pe < kPeCount; ++pe)
-        write(pe, rd, holds(plan.condition, srcl(pe), field(insn, plan.imm)) ? 1 : 0);
-      return std::nullopt;
+    }
     case Op::CompareLogical:
-    case Op::CompareLogicalImmediate:
-      for (unsigned pe = 0; pe < kPeCount; ++pe) {
-        const std::uint64_t right = plan.op == Op::CompareLogical
-                                        ? right_operand(plan, insn, pe, true)
-                                        : field(insn, plan.imm);
-        const std::uint64_t combined = plan.logical_or ? (srcl(pe) | right) : (srcl(pe) & right);
-        write(pe, rd, combined != 0 ? 1 : 0);
-      }
+    case Op::CompareLogicalImmediate: {
+      const Lanes right =
+          plan.op == Op::CompareLogical ? right_operand(insn, true) : broadcast(insn.imm);
+      write_lanes(rd, each(read_lanes(insn.srcl), right, [any = plan.logical_or](V l, V r) {
+                    return V{(any ? (l | r) : (l & r)) != 0};
+                  }));
       return std::nullopt;
-    case Op::Select:
-      for (unsigned pe = 0; pe < kPeCount; ++pe) {
-        std::uint64_t right = read(pe, static_cast<unsigned>(field(insn, plan.srcr)));
-        if (field(insn, plan.rtype) == 3) right = std::uint64_t{0} - right;
-        const bool predicate = read(pe, static_cast<unsigned>(field(insn, plan.srcp))) != 0;
-        write(pe, rd, predicate ? srcl(pe) : right);
-      }
+    }
+    case Op::Select: {
+      Lanes right = read_lanes(insn.srcr);
+      if (insn.rtype == 3) right = modify(right, 3, false);
+      const Lanes predicate = read_lanes(insn.srcp);
+      const Lanes left = read_lanes(insn.srcl);
+      Lanes out;
+      for (unsigned pe = 0; pe < kPeCount; ++pe)
+        out[pe] = predicate[pe] != 0 ? left[pe] : right[pe];
+      write_lanes(rd, out);
       return std::nullopt;
+    }
     case Op::SetCommit: {
-      const unsigned type = plan.rtype >= 0 ? static_cast<unsigned>(field(insn, plan.rtype)) : 0u;
-      const std::uint64_t right = modify(read(0, static_cast<unsigned>(field(insn, plan.srcr))),
-                                         type == 3 ? 0u : type, false);
-      set_commit(holds(plan.condition, srcl(0), right));
+      const unsigned type = insn.rtype == 3 ? 0u : insn.rtype;
+      const std::uint64_t right = modify(read_lanes(insn.srcr), type, false)[0];
+      set_commit(holds(plan.condition, read(0, insn.srcl), right));
       return std::nullopt;
     }
     case Op::SetCommitImmediate:
-      set_commit(
-          holds(plan.condition, srcl(0), field(insn, plan.imm) << (field(insn, plan.shamt) & 63)));
+      set_commit(holds(plan.condition, read(0, insn.srcl), insn.imm << (insn.shamt & 63)));
       return std::nullopt;
     case Op::SetCommitLogical:
     case Op::SetCommitLogicalImmediate: {
       const std::uint64_t right = plan.op == Op::SetCommitLogical
-                                      ? right_operand(plan, insn, 0, true)
-                                      : field(insn, plan.imm) << (field(insn, plan.shamt) & 63);
-      set_commit((plan.logical_or ? (srcl(0) | right) : (srcl(0) & right)) != 0);
+                                      ? right_operand(insn, true)[0]
+                                      : insn.imm << (insn.shamt & 63);
+      const std::uint64_t left = read(0, insn.srcl);
+      set_commit((plan.logical_or ? (left | right) : (left & right)) != 0);
       return std::nullopt;
     }
     case Op::SetCommitTarget:
-      state_.header.bpcn = srcl(0);
+      state_.header.bpcn = read(0, insn.srcl);
       state_.block.commit_target_set = true;
       return std::nullopt;
     case Op::Jump:
-      state_.pc = pc + (field(insn, plan.imm) << 1);
+      state_.pc = pc + (insn.imm << 1);
       return std::nullopt;
     case Op::JumpRegister: {
-      const std::uint64_t target = srcl(0) + (field(insn, plan.imm) << 1);
+      const std::uint64_t target = read(0, insn.srcl) + (insn.imm << 1);
       if (target & 1) {
         return arch::make_fault(FaultCode::InstructionPC,
                                 fmt::format("JR target 0x{:x} is odd", target), target);
@@ -254,7 +324,7 @@ MaybeFault ScalarUnit::execute(const FormPlan& plan, const isa::DecodedInstructi
     }
     case Op::SetReturn: {
       // SETRET imm20 and C.SETRET uimm5 are zero-extended halfword offsets.
-      const std::uint64_t target = pc + ((field(insn, plan.imm) & 0xFFFFFu) << 1);
+      const std::uint64_t target = pc + ((insn.imm & 0xFFFFFu) << 1);
       for (unsigned pe = 0; pe < kPeCount; ++pe)
         state_.set_gpr(pe, 10, target);
       state_.return_address = target;
@@ -262,46 +332,53 @@ MaybeFault ScalarUnit::execute(const FormPlan& plan, const isa::DecodedInstructi
     }
     case Op::Load:
     case Op::Store:
-      return memory_access(plan, insn);
+      return memory_access(insn);
     case Op::SystemRegisterGet:
     case Op::SystemRegisterSet:
-      return system_register(plan, insn);
+      return system_register(insn);
     case Op::Fence:
       return std::nullopt;  // one in-order agent: every access is already ordered
-    case Op::Assert:
+    case Op::Assert: {
+      const Lanes values = read_lanes(insn.srcl);
       for (unsigned pe = 0; pe < kPeCount; ++pe) {
-        if (srcl(pe) == 0) {
-          return arch::make_fault(
-              FaultCode::Assert,
-              fmt::format("ASSERT: R{} is 0 on PE{}", field(insn, plan.srcl), pe), pc);
+        if (values[pe] == 0) {
+          return arch::make_fault(FaultCode::Assert,
+                                  fmt::format("ASSERT: R{} is 0 on PE{}", insn.srcl, pe), pc);
         }
       }
       return std::nullopt;
+    }
     default:
       break;
   }
   return arch::make_fault(FaultCode::IllegalInstruction,
-                          fmt::format("not yet executed: {}", insn.form->mnemonic), pc);
+                          fmt::format("not yet executed: {}", insn.decoded.form->mnemonic), pc);
 }
 
-MaybeFault ScalarUnit::memory_access(const FormPlan& plan, const isa::DecodedInstruction& insn) {
+MaybeFault ScalarUnit::memory_access(const PreparedInstruction& insn) {
+  using V = std::uint64_t;
+  const FormPlan& plan = *insn.plan;
   const bool store = plan.op == Op::Store;
   // Immediate stores name the base in SrcR and the data in SrcL; register
   // stores the base in SrcL, the offset in SrcR and the data in SrcD.
   const bool immediate = plan.imm >= 0;
-  const std::int8_t base = store && immediate && !plan.compressed ? plan.srcr : plan.srcl;
-  std::array<std::uint64_t, kPeCount> address{};
+  const unsigned base = store && immediate && !plan.compressed ? insn.srcr : insn.srcl;
+  Lanes address = read_lanes(base);
+  if (immediate) {
+    address = each(address, [offset = insn.imm << plan.scale](V a) { return a + offset; });
+  } else {
+    const unsigned shift = (plan.shamt >= 0 ? insn.shamt : plan.scale) & 63u;
+    address = each(address, right_operand(insn, false),
+                   [shift](V a, V offset) { return a + (offset << shift); });
+  }
+  std::array<std::uint8_t*, kPeCount> bytes{};
   for (unsigned pe = 0; pe < kPeCount; ++pe) {
-    std::uint64_t offset = 0;
-    if (immediate) {
-      offset = field(insn, plan.imm) << plan.scale;
-    } else {
-      const unsigned shift =
-          plan.shamt >= 0 ? static_cast<unsigned>(field(insn, plan.shamt)) : plan.scale;
-      offset = right_operand(plan, insn, pe, false) << (shift & 63);
-    }
-    address[pe] = read(pe, static_cast<unsigned>(field(insn, base))) + offset;
-    if (auto bad = memory_.probe(address[pe], plan.size, plan.size)) {
+    // The RAM's direct pointer after the alignment check; Memory::probe
+    // words the fault of an access that fails either.
+    bytes[pe] =
+        (address[pe] & (plan.size - 1u)) == 0 ? memory_.direct(address[pe], plan.size) : nullptr;
+    if (bytes[pe] == nullptr) {
+      MaybeFault bad = memory_.probe(address[pe], plan.size, plan.size);
       bad->reason = fmt::format("{} on PE{}: {}", store ? "store" : "load", pe, bad->reason);
       return bad;
     }
@@ -309,23 +386,22 @@ MaybeFault ScalarUnit::memory_access(const FormPlan& plan, const isa::DecodedIns
   for (unsigned pe = 0; pe < kPeCount; ++pe) {
     if (store) {
       const std::uint64_t data = plan.compressed ? read(pe, 24)
-                                 : immediate
-                                     ? read(pe, static_cast<unsigned>(field(insn, plan.srcl)))
-                                     : read(pe, static_cast<unsigned>(field(insn, plan.srcd)));
-      memory_.store(address[pe], plan.size, data);
+                                 : immediate     ? read(pe, insn.srcl)
+                                                 : read(pe, insn.srcd);
+      store_bytes(bytes[pe], plan.size, data);
     } else {
-      std::uint64_t value = *memory_.load(address[pe], plan.size);
+      std::uint64_t value = load_bytes(bytes[pe], plan.size);
       if (plan.sign_extend) value = sign_extend(value, plan.size * 8u);
-      write(pe, plan.compressed ? 31u : static_cast<unsigned>(field(insn, plan.rd)), value);
+      write(pe, plan.compressed ? 31u : insn.rd, value);
     }
   }
   return std::nullopt;
 }
 
-MaybeFault ScalarUnit::system_register(const FormPlan& plan, const isa::DecodedInstruction& insn) {
-  const auto id = static_cast<std::uint32_t>(field(insn, plan.imm));
-  if (plan.op == Op::SystemRegisterSet) {
-    auto failed = state_.write_ssr(id, read(0, static_cast<unsigned>(field(insn, plan.srcl))));
+MaybeFault ScalarUnit::system_register(const PreparedInstruction& insn) {
+  const auto id = static_cast<std::uint32_t>(insn.imm);
+  if (insn.plan->op == Op::SystemRegisterSet) {
+    auto failed = state_.write_ssr(id, read(0, insn.srcl));
     if (failed) failed->address = state_.pc;
     return failed;
   }
@@ -339,9 +415,8 @@ MaybeFault ScalarUnit::system_register(const FormPlan& plan, const isa::DecodedI
     }
     values[pe] = *value;
   }
-  const unsigned rd = static_cast<unsigned>(field(insn, plan.rd));
   for (unsigned pe = 0; pe < kPeCount; ++pe)
-    write(pe, rd, values[pe]);
+    write(pe, insn.rd, values[pe]);
   return std::nullopt;
 }
 

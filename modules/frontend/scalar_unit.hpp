@@ -7,24 +7,27 @@
 // lockstep PEs.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "arch/arch_state.hpp"
 #include "arch/fault.hpp"
-#include "frontend/instruction_plan.hpp"
-#include "isa/decoded_instruction.hpp"
+#include "frontend/prepared_instruction.hpp"
 #include "memory/memory.hpp"
 
 namespace ptovp::frontend {
 
 class ScalarUnit {
  public:
+  // One value per PE.
+  using Lanes = std::array<std::uint64_t, arch::kPeCount>;
+
   ScalarUnit(arch::ArchState& state, memory::Memory& memory) : state_(state), memory_(memory) {}
 
   // Executes one scalar instruction at TPC; writes TPC only for J and JR
   // (the caller advances it otherwise). Faults carry the TPC, data faults the
   // data address.
-  arch::MaybeFault execute(const FormPlan& plan, const isa::DecodedInstruction& insn);
+  arch::MaybeFault execute(const PreparedInstruction& insn);
 
   // Reg5 source selector: R0..R23, T#1..T#4 (24..27), U#1..U#4 (28..31).
   std::uint64_t read(unsigned pe, unsigned selector) const;
@@ -34,11 +37,15 @@ class ScalarUnit {
   arch::MaybeFault check_source(unsigned selector) const;
 
  private:
-  arch::MaybeFault check_sources(const FormPlan& plan, const isa::DecodedInstruction& insn) const;
-  arch::MaybeFault memory_access(const FormPlan& plan, const isa::DecodedInstruction& insn);
-  arch::MaybeFault system_register(const FormPlan& plan, const isa::DecodedInstruction& insn);
-  std::uint64_t right_operand(const FormPlan& plan, const isa::DecodedInstruction& insn,
-                              unsigned pe, bool logical) const;
+  arch::MaybeFault check_sources(const PreparedInstruction& insn) const;
+  arch::MaybeFault memory_access(const PreparedInstruction& insn);
+  arch::MaybeFault system_register(const PreparedInstruction& insn);
+  // read() and write() on every PE (each PE has its own registers and queues,
+  // so reading all before writing any is the per-PE order).
+  Lanes read_lanes(unsigned selector) const;
+  void write_lanes(unsigned selector, const Lanes& values);
+  // SrcR with the SrcRType modifier, on every PE.
+  Lanes right_operand(const PreparedInstruction& insn, bool logical) const;
   void set_commit(bool taken);
 
   arch::ArchState& state_;

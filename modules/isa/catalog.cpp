@@ -9,12 +9,6 @@ namespace g = generated;
 TableView<FormInfo> all_forms() {
   return {g::kForms, g::kFormsCount};
 }
-TableView<FieldInfo> fields_of(const FormInfo& form) {
-  return {g::kFields + form.field_begin, form.field_count};
-}
-TableView<FieldPiece> pieces_of(const FieldInfo& field) {
-  return {g::kPieces + field.piece_begin, field.piece_count};
-}
 TableView<FormConstraint> constraints_of(const FormInfo& form) {
   return {g::kConstraints + form.constraint_begin, form.constraint_count};
 }
@@ -58,20 +52,6 @@ int field_index(const FormInfo& form, std::string_view name) {
     if (fields[i].name == name) return static_cast<int>(i);
   }
   return -1;
-}
-
-std::int64_t extract_field(const FieldInfo& field, std::uint64_t word) {
-  std::uint64_t value = 0;
-  for (const FieldPiece& piece : pieces_of(field)) {
-    const std::uint64_t bits =
-        (word >> piece.instruction_lsb) & ((std::uint64_t{1} << piece.width) - 1);
-    value |= bits << piece.value_lsb;
-  }
-  if (field.signedness == Signedness::Signed) {
-    const std::uint64_t sign = std::uint64_t{1} << (field.width - 1);
-    return static_cast<std::int64_t>((value ^ sign) - sign);
-  }
-  return static_cast<std::int64_t>(value);
 }
 
 const ReservedEncoding* find_reservation(std::uint64_t word, unsigned length_bits) {

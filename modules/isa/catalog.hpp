@@ -2,6 +2,7 @@
 // fields, constraints, encoding variants and assembly operand slots.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -29,10 +30,17 @@ class TableView {
 
 // Most fields of any form (B.FPATR in 0.58.5).
 inline constexpr std::size_t kMaxFields = 16;
+// Field values of one form in fields_of() order; unused entries zero.
+using FieldValues = std::array<std::int64_t, kMaxFields>;
 
 TableView<FormInfo> all_forms();
-TableView<FieldInfo> fields_of(const FormInfo& form);
-TableView<FieldPiece> pieces_of(const FieldInfo& field);
+// Inline, with extract_field: DecodedInstruction reads fields through them.
+inline TableView<FieldInfo> fields_of(const FormInfo& form) {
+  return {generated::kFields + form.field_begin, form.field_count};
+}
+inline TableView<FieldPiece> pieces_of(const FieldInfo& field) {
+  return {generated::kPieces + field.piece_begin, field.piece_count};
+}
 TableView<FormConstraint> constraints_of(const FormInfo& form);
 TableView<std::int64_t> values_of(const FormConstraint& constraint);
 TableView<EncodingVariant> variants_of(const FormInfo& form);
@@ -50,7 +58,19 @@ const FormInfo* find_form(std::string_view form_id, IsaRelease release = kDefaul
 // Index of a field by name within a form, or -1.
 int field_index(const FormInfo& form, std::string_view name);
 // A field's value from its encoded bits (sign-extended when the catalog says signed).
-std::int64_t extract_field(const FieldInfo& field, std::uint64_t word);
+inline std::int64_t extract_field(const FieldInfo& field, std::uint64_t word) {
+  std::uint64_t value = 0;
+  for (const FieldPiece& piece : pieces_of(field)) {
+    const std::uint64_t bits =
+        (word >> piece.instruction_lsb) & ((std::uint64_t{1} << piece.width) - 1);
+    value |= bits << piece.value_lsb;
+  }
+  if (field.signedness == Signedness::Signed) {
+    const std::uint64_t sign = std::uint64_t{1} << (field.width - 1);
+    return static_cast<std::int64_t>((value ^ sign) - sign);
+  }
+  return static_cast<std::int64_t>(value);
+}
 // The first reservation whose mask/match covers the word, or nullptr.
 const ReservedEncoding* find_reservation(std::uint64_t word, unsigned length_bits);
 // True when a value satisfies one catalog constraint.

@@ -11,7 +11,15 @@ namespace ptovp::isa {
 std::int64_t DecodedInstruction::field(std::string_view name) const {
   const int index = form ? field_index(*form, name) : -1;
   if (index < 0) throw std::out_of_range(fmt::format("instruction has no field {}", name));
-  return fields[static_cast<std::size_t>(index)];
+  return field(static_cast<std::size_t>(index));
+}
+
+FieldValues DecodedInstruction::field_values() const {
+  FieldValues values{};
+  if (form == nullptr) return values;
+  for (std::size_t i = 0; i < form->field_count; ++i)
+    values[i] = field(i);
+  return values;
 }
 
 std::string DecodedInstruction::illegal_reason() const {
@@ -21,7 +29,7 @@ std::string DecodedInstruction::illegal_reason() const {
     case DecodeStatus::ConstraintViolated: {
       const FieldInfo& f = fields_of(*form)[violated_field];
       std::string reason = fmt::format("{} field {} = {} is reserved ({})", form->mnemonic, f.name,
-                                       fields[violated_field], form->form_id);
+                                       field(violated_field), form->form_id);
       if (const ReservedEncoding* reserved = find_reservation(word, length_bits)) {
         reason += fmt::format("; the encoding belongs to {}", reserved->mnemonic);
       }

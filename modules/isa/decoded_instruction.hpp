@@ -2,7 +2,6 @@
 // values, or why the word is illegal.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -18,6 +17,9 @@ enum class DecodeStatus : std::uint8_t {
   ConstraintViolated,  // matched, but a field holds a value its constraint forbids
 };
 
+// Field values are not stored: they are extracted from the word when asked,
+// so a decode writes 24 bytes and a fetch loop pays only for the fields it
+// reads (docs/performance.md, "Instruction decode").
 struct DecodedInstruction {
   const FormInfo* form = nullptr;  // null when no form matches
   std::uint64_t word = 0;
@@ -25,12 +27,16 @@ struct DecodedInstruction {
   std::int8_t variant = -1;  // index into variants_of(*form); -1 for the primary encoding
   DecodeStatus status = DecodeStatus::NoMatchingForm;
   std::uint8_t violated_field = 0;  // with ConstraintViolated
-  // Values in fields_of(*form) order; unused entries are zero.
-  std::array<std::int64_t, kMaxFields> fields;
 
   bool legal() const { return status == DecodeStatus::Legal; }
+  // The value of field `index` in fields_of(*form) order; needs a form.
+  std::int64_t field(std::size_t index) const {
+    return extract_field(fields_of(*form)[index], word);
+  }
   // The value of the named field; throws std::out_of_range when the form has none.
   std::int64_t field(std::string_view name) const;
+  // Every field in fields_of(*form) order, unused entries (or no form) zero.
+  FieldValues field_values() const;
   // Why the word is illegal: the field and value, the reserved form, or no match.
   std::string illegal_reason() const;
   // Throws IllegalInstruction unless legal().

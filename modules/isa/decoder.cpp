@@ -10,6 +10,8 @@ namespace {
 
 constexpr unsigned kKeyBits = 10;
 constexpr unsigned kKeysPerLength = 1u << kKeyBits;
+constexpr unsigned kMaxSplitBits = 5;
+constexpr unsigned kTableBits = 6;  // a 64-bit table of raw patterns
 
 // Buckets for the wide lengths: 32 -> 0, 48 -> 1, 64 -> 2.
 unsigned wide_slot(unsigned length_bits) {
@@ -35,6 +37,61 @@ std::uint64_t word_of_key(unsigned key, unsigned length_bits) {
   return 0;
 }
 
+// A candidate can match a word whose bits under field_mask are field_word.
+bool compatible(std::uint64_t mask, std::uint64_t match, std::uint64_t field_mask,
+                std::uint64_t field_word) {
+  return ((match ^ field_word) & mask & field_mask) == 0;
+}
+
+struct Split {
+  unsigned shift = 0;
+  unsigned bits = 0;
+};
+
+// Candidates a word whose bits [shift + bits - 1 : shift] equal `value` may
+// match, in precedence order.
+template <class Candidate>
+std::vector<Candidate> sub_bucket(const std::vector<Candidate>& bucket, Split split,
+                                  std::uint64_t value) {
+  const std::uint64_t field_mask = ((std::uint64_t{1} << split.bits) - 1) << split.shift;
+  std::vector<Candidate> sub;
+  for (const Candidate& c : bucket) {
+    if (compatible(c.mask, c.match, field_mask, value << split.shift)) sub.push_back(c);
+  }
+  return sub;
+}
+
+// The sum over candidates of how many entries a decode of the candidate's
+// match word scans.
+template <class Candidate>
+std::size_t scan_cost(const std::vector<Candidate>& bucket, Split split) {
+  const std::uint64_t field_mask = ((std::uint64_t{1} << split.bits) - 1) << split.shift;
+  std::size_t cost = 0;
+  for (std::size_t i = 0; i < bucket.size(); ++i) {
+    for (std::size_t j = 0; j <= i; ++j) {
+      cost += compatible(bucket[j].mask, bucket[j].match, field_mask,
+                         bucket[i].match & field_mask);
+    }
+  }
+  return cost;
+}
+
+// The bit field of at most kMaxSplitBits bits that splits a bucket into
+// sub-buckets with the fewest scanned entries (a second decision level).
+template <class Candidate>
+Split best_split(const std::vector<Candidate>& bucket, unsigned length_bits) {
+  Split best;
+  if (bucket.size() <= 1) return best;
+  std::size_t best_cost = scan_cost(bucket, best);
+  for (unsigned bits = 1; bits <= kMaxSplitBits; ++bits) {
+    for (unsigned shift = 0; shift + bits <= length_bits; ++shift) {
+      const std::size_t cost = scan_cost(bucket, Split{shift, bits});
+      if (cost < best_cost) best = Split{shift, bits}, best_cost = cost;
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 // 32-bit: opcode [6:0] and [14:12]. 48-bit: the same bits of the base word at
@@ -45,42 +102,46 @@ unsigned Decoder::bucket_key(std::uint64_t word, unsigned length_bits) {
   return static_cast<unsigned>((base & 0x7F) | (((base >> 12) & 0x7) << 7));
 }
 
-std::uint32_t Decoder::plan_form(const FormInfo& form) {
-  FormPlan plan{};
-  plan.field_begin = static_cast<std::uint32_t>(field_ops_.size());
-  for (const FieldInfo& field : fields_of(form)) {
-    FieldOp op{static_cast<std::uint16_t>(pieces_.size()), 0,
-               static_cast<std::uint8_t>(field.signedness == Signedness::Signed ? field.width : 0)};
-    for (const FieldPiece& p : pieces_of(field)) {
-      pieces_.push_back({p.instruction_lsb, p.value_lsb, (std::uint64_t{1} << p.width) - 1});
-    }
-    op.piece_end = static_cast<std::uint16_t>(pieces_.size());
-    field_ops_.push_back(op);
-  }
-  plan.field_end = static_cast<std::uint32_t>(field_ops_.size());
-  plan.check_begin = static_cast<std::uint32_t>(checks_.size());
+void Decoder::plan_checks(const FormInfo& form, Candidate& candidate) {
+  candidate.check_begin = static_cast<std::uint16_t>(checks_.size());
   for (const FormConstraint& c : constraints_of(form)) {
-    CheckOp check{c.field, c.op == ConstraintOperator::NotEqual, values_of(c)[0], 0, nullptr};
-    for (std::int64_t v : values_of(c)) {
-      if (v < 0 || v > 63) check.any = &c;
-      if (v >= 0 && v <= 63) check.allowed |= std::uint64_t{1} << v;
+    const FieldInfo& field = fields_of(form)[c.field];
+    const FieldPiece& piece = pieces_of(field)[0];
+    CheckOp check{piece.instruction_lsb, c.field, (std::uint64_t{1} << piece.width) - 1, 0,
+                  nullptr, nullptr};
+    if (field.piece_count == 1 && piece.width <= kTableBits) {
+      for (std::uint64_t raw = 0; raw <= check.mask; ++raw) {
+        if (satisfies(c, extract_field(field, raw << piece.instruction_lsb)))
+          check.allowed |= std::uint64_t{1} << raw;
+      }
+    } else {
+      check.wide = &c;
+      check.wide_field = &field;
     }
     checks_.push_back(check);
   }
-  plan.check_end = static_cast<std::uint32_t>(checks_.size());
-  plans_.push_back(plan);
-  return static_cast<std::uint32_t>(plans_.size() - 1);
+  candidate.check_end = static_cast<std::uint16_t>(checks_.size());
+  if (checks_.size() > 0xFFFF) throw std::logic_error("decoder: too many constraints");
 }
 
 Decoder::Decoder(IsaRelease release) : release_(release) {
   std::vector<Candidate> ordered;
   for (const FormInfo* form : forms_in_release(release)) {
-    const std::uint32_t plan = plan_form(*form);
-    ordered.push_back({form->mask, form->match, form, -1, plan});
+    Candidate primary{form->mask, form->match, form, -1, DecodeStatus::Legal, 0, 0};
+    // A reserved form is illegal whatever its fields hold: no checks.
+    if (form->status == FormStatus::ReservedInPto) {
+      primary.status = DecodeStatus::ReservedForm;
+    } else {
+      plan_checks(*form, primary);
+    }
+    ordered.push_back(primary);
     const auto variants = variants_of(*form);
     for (std::size_t v = 0; v < variants.size(); ++v) {
-      ordered.push_back(
-          {variants[v].mask, variants[v].match, form, static_cast<std::int8_t>(v), plan});
+      Candidate variant = primary;
+      variant.mask = variants[v].mask;
+      variant.match = variants[v].match;
+      variant.variant = static_cast<std::int8_t>(v);
+      ordered.push_back(variant);
     }
   }
   std::stable_sort(ordered.begin(), ordered.end(), [](const Candidate& a, const Candidate& b) {
@@ -95,6 +156,23 @@ Decoder::Decoder(IsaRelease release) : release_(release) {
 }
 
 void Decoder::build_buckets(const std::vector<Candidate>& ordered) {
+  // 16-bit parcels are few enough to resolve every one in advance; their
+  // candidates come first so that a parcel's 16-bit index reaches them.
+  for (const Candidate& c : ordered) {
+    if (c.form->length_bits == 16) candidates_.push_back(c);
+  }
+  parcels_.assign(1u << 16, ParcelResult{0, DecodeStatus::NoMatchingForm, 0});
+  for (std::uint32_t parcel = 0; parcel < (1u << 16); ++parcel) {
+    for (std::uint32_t i = 0; i < candidates_.size(); ++i) {
+      if ((parcel & candidates_[i].mask) == candidates_[i].match) {
+        DecodedInstruction d;
+        d.word = parcel;
+        resolve(candidates_[i], d);
+        parcels_[parcel] = {static_cast<std::uint16_t>(i + 1), d.status, d.violated_field};
+        break;
+      }
+    }
+  }
   const std::array<unsigned, 3> wide_lengths{32, 48, 64};
   wide_buckets_.resize(wide_lengths.size() * kKeysPerLength);
   for (unsigned length_bits : wide_lengths) {
@@ -102,27 +180,20 @@ void Decoder::build_buckets(const std::vector<Candidate>& ordered) {
     const unsigned keys = length_bits == 64 ? 1 : kKeysPerLength;
     for (unsigned key = 0; key < keys; ++key) {
       const std::uint64_t key_word = word_of_key(key, length_bits);
-      BucketRange& range = wide_buckets_[wide_slot(length_bits) * kKeysPerLength + key];
-      range.begin = static_cast<std::uint32_t>(candidates_.size());
+      std::vector<Candidate> bucket;
       for (const Candidate& c : ordered) {
-        const bool compatible = ((c.match ^ key_word) & c.mask & key_mask) == 0;
-        if (c.form->length_bits == length_bits && compatible) candidates_.push_back(c);
+        if (c.form->length_bits == length_bits && compatible(c.mask, c.match, key_mask, key_word))
+          bucket.push_back(c);
       }
-      range.end = static_cast<std::uint32_t>(candidates_.size());
-    }
-  }
-  // 16-bit parcels are few enough to resolve every one in advance.
-  const auto first16 = static_cast<std::uint32_t>(candidates_.size());
-  for (const Candidate& c : ordered) {
-    if (c.form->length_bits == 16) candidates_.push_back(c);
-  }
-  if (candidates_.size() >= 0xFFFF) throw std::logic_error("decoder: too many candidates");
-  parcel_winner_.assign(1u << 16, 0);
-  for (std::uint32_t parcel = 0; parcel < (1u << 16); ++parcel) {
-    for (std::uint32_t i = first16; i < candidates_.size(); ++i) {
-      if ((parcel & candidates_[i].mask) == candidates_[i].match) {
-        parcel_winner_[parcel] = static_cast<std::uint16_t>(i + 1);
-        break;
+      const Split split = best_split(bucket, length_bits);
+      wide_buckets_[wide_slot(length_bits) * kKeysPerLength + key] = {
+          static_cast<std::uint32_t>(sub_ranges_.size()), static_cast<std::uint8_t>(split.shift),
+          static_cast<std::uint8_t>(split.bits)};
+      for (std::uint64_t value = 0; value < (std::uint64_t{1} << split.bits); ++value) {
+        const auto sub = sub_bucket(bucket, split, value);
+        sub_ranges_.push_back({static_cast<std::uint32_t>(candidates_.size()),
+                               static_cast<std::uint32_t>(candidates_.size() + sub.size())});
+        candidates_.insert(candidates_.end(), sub.begin(), sub.end());
       }
     }
   }
@@ -134,66 +205,48 @@ const Decoder& Decoder::for_release(IsaRelease release) {
   return release == IsaRelease::Snapshot0583 ? snapshot : current;
 }
 
-inline const Decoder::Candidate* Decoder::find_candidate(std::uint64_t word,
-                                                         unsigned length_bits) const {
-  if (length_bits == 16) {
-    const std::uint16_t winner = parcel_winner_[word & 0xFFFF];
-    return winner ? &candidates_[winner - 1u] : nullptr;
+void Decoder::resolve(const Candidate& c, DecodedInstruction& out) const {
+  out.form = c.form;
+  out.variant = c.variant;
+  out.status = c.status;
+  for (std::uint32_t i = c.check_begin; i < c.check_end; ++i) {
+    const CheckOp& check = checks_[i];
+    const bool ok = check.wide ? satisfies(*check.wide, extract_field(*check.wide_field, out.word))
+                               : (check.allowed >> ((out.word >> check.lsb) & check.mask)) & 1;
+    if (!ok) {
+      out.status = DecodeStatus::ConstraintViolated;
+      out.violated_field = check.field;
+      return;
+    }
   }
-  const BucketRange range =
-      wide_buckets_[wide_slot(length_bits) * kKeysPerLength + bucket_key(word, length_bits)];
-  for (std::uint32_t i = range.begin; i < range.end; ++i) {
-    const Candidate& c = candidates_[i];
-    if ((word & c.mask) == c.match) return &c;
-  }
-  return nullptr;
 }
 
 DecodedInstruction Decoder::decode(std::uint64_t word, unsigned length_bits) const {
   if (length_bits != 16 && length_bits != 32 && length_bits != 48 && length_bits != 64) {
     throw std::invalid_argument("decode: length must be 16, 32, 48 or 64 bits");
   }
-  // Not value-initialised: zeroing the whole struct compiled to a slow rep stos.
   DecodedInstruction out;
   out.word = word & length_mask(length_bits);
   out.length_bits = static_cast<std::uint8_t>(length_bits);
-  const Candidate* c = find_candidate(out.word, length_bits);
-  if (!c) {
-    out.fields.fill(0);
+  if (length_bits == 16) {
+    const ParcelResult parcel = parcels_[out.word];
+    if (parcel.candidate != 0) {
+      const Candidate& c = candidates_[parcel.candidate - 1u];
+      out.form = c.form;
+      out.variant = c.variant;
+      out.status = parcel.status;
+      out.violated_field = parcel.violated_field;
+    }
     return out;
   }
-  out.form = c->form;
-  out.variant = c->variant;
-  const FormPlan& plan = plans_[c->plan];
-  std::size_t field = 0;
-  for (std::uint32_t f = plan.field_begin; f < plan.field_end; ++f, ++field) {
-    const FieldOp& op = field_ops_[f];
-    std::uint64_t value = 0;
-    for (std::uint32_t p = op.piece_begin; p < op.piece_end; ++p) {
-      value |= ((out.word >> pieces_[p].instruction_lsb) & pieces_[p].mask) << pieces_[p].value_lsb;
-    }
-    if (op.sign_width) {
-      const std::uint64_t sign = std::uint64_t{1} << (op.sign_width - 1);
-      value = (value ^ sign) - sign;
-    }
-    out.fields[field] = static_cast<std::int64_t>(value);
-  }
-  for (; field < kMaxFields; ++field)
-    out.fields[field] = 0;
-  out.status = DecodeStatus::Legal;
-  if (c->form->status == FormStatus::ReservedInPto) {
-    out.status = DecodeStatus::ReservedForm;
-    return out;
-  }
-  for (std::uint32_t i = plan.check_begin; i < plan.check_end; ++i) {
-    const CheckOp& check = checks_[i];
-    const std::int64_t value = out.fields[check.field];
-    const bool ok = check.not_equal ? value != check.value
-                    : check.any     ? satisfies(*check.any, value)
-                                    : (value >= 0 && value <= 63 && ((check.allowed >> value) & 1));
-    if (!ok) {
-      out.status = DecodeStatus::ConstraintViolated;
-      out.violated_field = check.field;
+  const Bucket& bucket =
+      wide_buckets_[wide_slot(length_bits) * kKeysPerLength + bucket_key(out.word, length_bits)];
+  const BucketRange range =
+      sub_ranges_[bucket.first + ((out.word >> bucket.shift) & ((1u << bucket.bits) - 1))];
+  for (std::uint32_t i = range.begin; i < range.end; ++i) {
+    const Candidate& c = candidates_[i];
+    if ((out.word & c.mask) == c.match) {
+      resolve(c, out);
       break;
     }
   }

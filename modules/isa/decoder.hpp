@@ -1,6 +1,9 @@
-// Instruction decode: form plus field values, with the spec's precedence
-// (command forms before scalar forms, then decreasing mask popcount, then
-// form_id) resolved once into per-opcode candidate buckets.
+// Instruction decode: form, encoding variant and legality, with the spec's
+// precedence (command forms before scalar forms, then decreasing mask
+// popcount, then form_id) resolved once: every 16-bit parcel maps to its whole
+// result, wider words to per-opcode candidate buckets,
+// each split once more on the bit field that best separates its forms. Field values are
+// extracted when read (DecodedInstruction::field).
 #pragma once
 
 #include <cstdint>
@@ -23,50 +26,55 @@ class Decoder {
   IsaRelease release() const { return release_; }
 
  private:
-  // A form's field extraction and constraint checks, flattened for the hot loop.
-  struct PieceOp {
-    std::uint8_t instruction_lsb, value_lsb;
-    std::uint64_t mask;  // (1 << width) - 1
-  };
-  struct FieldOp {
-    std::uint16_t piece_begin, piece_end;
-    std::uint8_t sign_width;  // 0: not sign-extended
-  };
+  // One constraint of a form. Fields of up to kTableBits bits (all but three
+  // in the catalog, every one a single piece) are checked through a table of
+  // their raw bit patterns; decode extracts no field value for them.
   struct CheckOp {
-    std::uint8_t field;
-    bool not_equal;
-    std::int64_t value;         // not_equal: the excluded value
-    std::uint64_t allowed;      // one-of with every value in 0..63: bit v set
-    const FormConstraint* any;  // one-of with larger values: checked through the catalog
-  };
-  struct FormPlan {
-    std::uint32_t field_begin, field_end, check_begin, check_end;
+    std::uint8_t lsb;             // the field's bits [lsb + width - 1 : lsb]
+    std::uint8_t field;           // index within the form's fields
+    std::uint64_t mask;           // (1 << width) - 1
+    std::uint64_t allowed;        // bit r set when raw bits r satisfy the constraint
+    const FormConstraint* wide;   // wider fields: checked on the value, through the catalog
+    const FieldInfo* wide_field;  // with wide
   };
   struct Candidate {
     std::uint64_t mask;
     std::uint64_t match;
     const FormInfo* form;
     std::int8_t variant;
-    std::uint32_t plan;
+    DecodeStatus status;  // Legal before the checks, or ReservedForm (no checks)
+    std::uint16_t check_begin, check_end;
+  };
+  // The whole decode of one 16-bit parcel.
+  struct ParcelResult {
+    std::uint16_t candidate;  // index + 1; 0 = no form
+    DecodeStatus status;
+    std::uint8_t violated_field;
   };
   struct BucketRange {
     std::uint32_t begin;
     std::uint32_t end;
   };
+  // A first-level bucket, split on the word's bits [shift + bits - 1 : shift]
+  // into sub_ranges_[first .. first + 2^bits).
+  struct Bucket {
+    std::uint32_t first;
+    std::uint8_t shift;
+    std::uint8_t bits;
+  };
 
   static unsigned bucket_key(std::uint64_t word, unsigned length_bits);
-  std::uint32_t plan_form(const FormInfo& form);
+  void plan_checks(const FormInfo& form, Candidate& candidate);
   void build_buckets(const std::vector<Candidate>& ordered);
-  inline const Candidate* find_candidate(std::uint64_t word, unsigned length_bits) const;
+  // The matched candidate's form, variant and legality into out (out.word set).
+  void resolve(const Candidate& c, DecodedInstruction& out) const;
 
   IsaRelease release_;
-  std::vector<PieceOp> pieces_;
-  std::vector<FieldOp> field_ops_;
   std::vector<CheckOp> checks_;
-  std::vector<FormPlan> plans_;
-  std::vector<Candidate> candidates_;         // bucket-major, each bucket in precedence order
-  std::vector<BucketRange> wide_buckets_;     // 32-, 48- and 64-bit: length slot x 1024 keys
-  std::vector<std::uint16_t> parcel_winner_;  // 16-bit: candidate index + 1 per parcel, 0 = none
+  std::vector<Candidate> candidates_;      // bucket-major, each bucket in precedence order
+  std::vector<Bucket> wide_buckets_;       // 32-, 48- and 64-bit: length slot x 1024 keys
+  std::vector<BucketRange> sub_ranges_;
+  std::vector<ParcelResult> parcels_;      // 16-bit: every parcel resolved in advance
 };
 
 }  // namespace ptovp::isa

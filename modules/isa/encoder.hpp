@@ -3,7 +3,6 @@
 // catalog constraints.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -11,8 +10,6 @@
 #include "isa/catalog.hpp"
 
 namespace ptovp::isa {
-
-using FieldValues = std::array<std::int64_t, kMaxFields>;
 
 // A value that the form cannot carry; what() names the field and the value.
 class EncodeError : public std::invalid_argument {

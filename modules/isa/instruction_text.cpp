@@ -42,7 +42,7 @@ std::string instruction_text(const DecodedInstruction& d, std::uint64_t pc,
                              const AddressNamer& name_address) {
   if (!d.legal()) return raw_data_directive(d);
   const auto value = [&](const OperandSlot& slot, int which) {
-    return d.fields[static_cast<std::size_t>(slot.fields[which])];
+    return d.field(static_cast<std::size_t>(slot.fields[which]));
   };
   std::vector<std::string> operands;
   for (const OperandSlot& slot : slots_of(*d.form)) {

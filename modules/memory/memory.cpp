@@ -19,11 +19,6 @@ Memory::Memory(std::uint64_t base, std::uint64_t size) : base_(base) {
   bytes_.assign(size, 0);
 }
 
-bool Memory::contains(std::uint64_t address, std::uint64_t length) const {
-  const std::uint64_t offset = address - base_;
-  return address >= base_ && offset <= bytes_.size() && length <= bytes_.size() - offset;
-}
-
 arch::Fault Memory::page_fault(std::uint64_t address, std::uint64_t length) const {
   return make_fault(FaultCode::DataPage,
                     fmt::format("access 0x{:x}+{} outside memory [0x{:x}, 0x{:x})", address, length,
@@ -70,14 +65,6 @@ arch::MaybeFault Memory::write(std::uint64_t address, const std::uint8_t* in,
   if (!contains(address, length)) return page_fault(address, length);
   if (length != 0) std::memcpy(bytes_.data() + (address - base_), in, length);
   return std::nullopt;
-}
-
-std::uint8_t* Memory::direct(std::uint64_t address, std::uint64_t length) {
-  return contains(address, length) ? bytes_.data() + (address - base_) : nullptr;
-}
-
-const std::uint8_t* Memory::direct(std::uint64_t address, std::uint64_t length) const {
-  return contains(address, length) ? bytes_.data() + (address - base_) : nullptr;
 }
 
 void Memory::clear() {

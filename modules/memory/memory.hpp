@@ -21,7 +21,10 @@ class Memory {
 
   std::uint64_t base() const { return base_; }
   std::uint64_t size() const { return bytes_.size(); }
-  bool contains(std::uint64_t address, std::uint64_t length) const;
+  bool contains(std::uint64_t address, std::uint64_t length) const {
+    const std::uint64_t offset = address - base_;
+    return address >= base_ && offset <= bytes_.size() && length <= bytes_.size() - offset;
+  }
 
   // The check of one access of `size` bytes aligned to `alignment` (1, 2, 4, 8).
   arch::MaybeFault probe(std::uint64_t address, unsigned size, unsigned alignment) const;
@@ -35,9 +38,14 @@ class Memory {
   arch::MaybeFault write(std::uint64_t address, const std::uint8_t* in, std::uint64_t length);
 
   // Host pointer to [address, address + length), or nullptr when any byte is
-  // outside the RAM.
-  std::uint8_t* direct(std::uint64_t address, std::uint64_t length);
-  const std::uint8_t* direct(std::uint64_t address, std::uint64_t length) const;
+  // outside the RAM. Inline with contains(): the fetch loop and scalar loads
+  // and stores use it for every access.
+  std::uint8_t* direct(std::uint64_t address, std::uint64_t length) {
+    return contains(address, length) ? bytes_.data() + (address - base_) : nullptr;
+  }
+  const std::uint8_t* direct(std::uint64_t address, std::uint64_t length) const {
+    return contains(address, length) ? bytes_.data() + (address - base_) : nullptr;
+  }
 
   void clear();
 

@@ -23,9 +23,9 @@ std::optional<DataType> data_type_from_code(unsigned code) {
 
 DataType require_data_type(unsigned code, std::string_view field) {
   if (auto type = data_type_from_code(code)) return *type;
-  throw IllegalFieldValue(std::string(field), code,
-                          code == kDataTypeNone ? "DTYPE_NONE is not a tile data type"
-                                                : "reserved data-type code");
+  throw IllegalFieldValue(
+      std::string(field), code,
+      code == kDataTypeNone ? "DTYPE_NONE is not a tile data type" : "reserved data-type code");
 }
 
 std::optional<DataType> data_type_from_name(std::string_view text) {

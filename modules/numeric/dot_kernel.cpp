@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "numeric/dot_kernel_impl.hpp"
@@ -264,10 +265,11 @@ std::uint32_t reference_pto_v0(const DotOperands& ops, const DotShape& s, std::s
 // (i / block) * K * block + k * block + i % block; lines are zero-padded to
 // `padded_lines`. value(line, k, raw) converts one element; `widen`, when
 // given, converts contiguous runs of raw elements instead, and the result says
-// whether it did.
+// whether it did; `transpose`, when given, moves 8 x 8 blocks of B.
 template <typename T, typename Value>
 bool pack_panels(const OperandView& v, bool a_side, std::size_t padded_lines, std::size_t depth,
-                 std::vector<T>& out, Value value, dot_detail::Widener<T> widen = nullptr) {
+                 std::vector<T>& out, Value value, dot_detail::Widener<T> widen = nullptr,
+                 dot_detail::Transposer<T> transpose = nullptr) {
   const std::size_t block = a_side ? 1 : kNR;
   auto line_term = [&](std::size_t i) { return (i / block) * depth * block + i % block; };
   // Every element is written below; only the padding lines need zeros.
@@ -287,8 +289,89 @@ bool pack_panels(const OperandView& v, bool a_side, std::size_t padded_lines, st
       runs.emplace_back(c, 1);
     }
   }
+  const std::size_t bytes = info(v.type).storage_bits / 8u;
+  // Short runs (CELL layouts, column-major views): one conversion of all the
+  // storage the view spans, then every element moves by its offsets. A view
+  // that spans much more storage than it holds (a slice) takes the paths below.
+  if (widen != nullptr && runs.size() * kNR > v.cols()) {
+    const auto [row_lo, row_hi] = std::minmax_element(v.row_offset.begin(), v.row_offset.end());
+    const auto [col_lo, col_hi] = std::minmax_element(v.col_offset.begin(), v.col_offset.end());
+    const std::size_t first = *row_lo + *col_lo;
+    const std::size_t span = *row_hi + *col_hi + 1 - first;
+    if (span <= 2 * v.rows() * v.cols()) {
+      // Grown only: resizing down and up again would zero the tail each call.
+      thread_local std::vector<T> stage;
+      thread_local std::vector<std::size_t> depth_offset;
+      if (stage.size() < span) stage.resize(span);
+      widen(v.type, v.data + first * bytes, span, stage.data());
+      const std::vector<std::size_t>& lines = a_side ? v.row_offset : v.col_offset;
+      const std::vector<std::size_t>& depths = a_side ? v.col_offset : v.row_offset;
+      const std::size_t line_lo = a_side ? *row_lo : *col_lo;
+      const std::size_t depth_lo = a_side ? *col_lo : *row_lo;
+      depth_offset.resize(depth);
+      for (std::size_t k = 0; k < depth; ++k)
+        depth_offset[k] = depths[k] - depth_lo;
+      if (a_side) {
+        // Rows of CUBE_M CELLs are runs of one width starting at multiples of
+        // it: fixed-size copies. Anything else moves element by element.
+        auto move_rows = [&](auto run) {
+          for (std::size_t i = 0; i < lines.size(); ++i) {
+            const T* source = stage.data() + (lines[i] - line_lo);
+            T* target = out.data() + line_term(i);
+            std::size_t k = 0;
+            for (; k + run <= depth; k += run)
+              std::copy_n(source + depth_offset[k], run(), target + k);
+            for (; k < depth; ++k)
+              target[k] = source[depth_offset[k]];
+          }
+        };
+        const std::size_t width = runs[0].second;
+        bool uniform = true;
+        for (std::size_t j = 0; j < runs.size(); ++j) {
+          uniform = uniform && runs[j].first == j * width &&
+                    (runs[j].second == width || j + 1 == runs.size());
+        }
+        if (uniform && width % 8 == 0) {
+          move_rows(std::integral_constant<std::size_t, 8>{});
+        } else if (uniform && width % 4 == 0) {
+          move_rows(std::integral_constant<std::size_t, 4>{});
+        } else {
+          move_rows(std::integral_constant<std::size_t, 1>{});
+        }
+        return true;
+      }
+      // B: 8 columns at one storage stride with 8 contiguous depths (CUBE_N8
+      // CELLs, column-major views) move as one 8 x 8 transpose; the rest
+      // element by element. Columns c0..c0+7 share a panel row.
+      for (std::size_t c0 = 0; c0 < v.cols(); c0 += 8) {
+        const std::size_t width = std::min<std::size_t>(8, v.cols() - c0);
+        const T* source = stage.data() + (lines[c0] - line_lo);
+        T* target = out.data() + line_term(c0);
+        bool even = transpose != nullptr && width == 8 && lines[c0 + 1] > lines[c0];
+        const std::size_t stride = even ? lines[c0 + 1] - lines[c0] : 0;
+        for (std::size_t j = 2; j < width; ++j)
+          even = even && lines[c0 + j] == lines[c0] + j * stride;
+        for (std::size_t k0 = 0; k0 < depth; k0 += 8) {
+          const std::size_t rows = std::min<std::size_t>(8, depth - k0);
+          const std::size_t* offset = depth_offset.data() + k0;
+          bool square = even && rows == 8;
+          for (std::size_t k = 1; k < rows; ++k)
+            square = square && offset[k] == offset[0] + k;
+          if (square) {
+            transpose(source + offset[0], stride, target + k0 * kNR, kNR);
+            continue;
+          }
+          for (std::size_t j = 0; j < width; ++j) {
+            const T* column = stage.data() + (lines[c0 + j] - line_lo);
+            for (std::size_t k = 0; k < rows; ++k)
+              target[(k0 + k) * kNR + j] = column[offset[k]];
+          }
+        }
+      }
+      return true;
+    }
+  }
   if (runs.size() * 4 <= v.cols()) {
-    const std::size_t bytes = info(v.type).storage_bits / 8u;
     with_reader(v.type, [&](auto read) {
       auto convert_run = [&](std::size_t r, std::size_t c0, std::size_t count, T* target) {
         const std::size_t source = v.row_offset[r] + v.col_offset[c0];
@@ -398,13 +481,21 @@ LineScales<T> line_scales(const OperandView& scale, DataType lane_type, bool a_s
                           std::size_t lines, std::size_t k, unsigned shift, Scale to_scale) {
   const std::size_t runs = ((k - 1) >> shift) + 1;
   LineScales<T> out{std::vector<T>(lines * runs), a_side ? runs : 1, a_side ? 1 : lines, shift};
-  for (std::size_t i = 0; i < lines; ++i) {
-    for (std::size_t r = 0; r < runs; ++r) {
-      const std::size_t first = r << shift;
-      out.values[i * out.line_stride + r * out.run_stride] =
-          to_scale(scale_word(scale, a_side, i, first / scale_group(lane_type)), first);
+  // A scales are [line, g], B scales [g, line].
+  const std::vector<std::size_t>& line_offset = a_side ? scale.row_offset : scale.col_offset;
+  const std::vector<std::size_t>& group_offset = a_side ? scale.col_offset : scale.row_offset;
+  // Groups are 32 or 64 lanes: a shift, not a division, per scale.
+  const unsigned group_shift = scale_group(lane_type) == 64 ? 6 : 5;
+  with_reader(scale.type, [&](auto read) {
+    for (std::size_t i = 0; i < lines; ++i) {
+      for (std::size_t r = 0; r < runs; ++r) {
+        const std::size_t first = r << shift;
+        const std::uint32_t word =
+            read(scale.data, line_offset[i] + group_offset[first >> group_shift]);
+        out.values[i * out.line_stride + r * out.run_stride] = to_scale(word, first);
+      }
     }
-  }
+  });
   return out;
 }
 
@@ -436,11 +527,17 @@ void apply_scales(std::vector<float>& out, bool a_side, std::size_t lines, std::
     }
     return;
   }
+  // B: each run of lanes multiplies a panel's rows by the same kNR scales
+  // (zero for padding columns, which hold zeros).
   for (std::size_t n0 = 0; n0 < lines; n0 += kNR) {
-    for (std::size_t kk = 0; kk < k; ++kk) {
-      float* panel_row = out.data() + n0 * k + kk * kNR;
-      for (std::size_t j = 0; j < std::min(kNR, lines - n0); ++j) {
-        panel_row[j] = panel_row[j] * scales.at(n0 + j, kk);
+    for (std::size_t k0 = 0; k0 < k; k0 += run) {
+      float scale[kNR] = {};
+      for (std::size_t j = 0; j < std::min(kNR, lines - n0); ++j)
+        scale[j] = scales.at(n0 + j, k0);
+      for (std::size_t kk = k0; kk < std::min(k, k0 + run); ++kk) {
+        float* panel_row = out.data() + n0 * k + kk * kNR;
+        for (std::size_t j = 0; j < kNR; ++j)
+          panel_row[j] = panel_row[j] * scale[j];
       }
     }
   }
@@ -455,7 +552,8 @@ void pack_float_side(const OperandView& v, const std::optional<OperandView>& sca
       pack_panels<float>(
           v, a_side, padded(a_side, lines), k, out,
           [&](std::size_t, std::size_t, std::uint32_t raw) { return convert(raw); },
-          simd && widens ? dot_detail::widen_avx2 : nullptr);
+          simd && widens ? dot_detail::widen_avx2 : nullptr,
+          simd ? dot_detail::transpose8_avx2 : nullptr);
       return;
     }
     const float* e8m0 = dot_detail::lane_table(DataType::E8M0);  // 0xFF is NaN
@@ -471,7 +569,8 @@ void pack_float_side(const OperandView& v, const std::optional<OperandView>& sca
         [&](std::size_t i, std::size_t kk, std::uint32_t raw) {
           return convert(raw) * scales.at(i, kk);
         },
-        simd && is_byte_lane(v.type) ? dot_detail::widen_avx2 : nullptr);
+        simd && is_byte_lane(v.type) ? dot_detail::widen_avx2 : nullptr,
+        simd ? dot_detail::transpose8_avx2 : nullptr);
     if (widened) apply_scales(out, a_side, lines, k, scales);
   });
 }

@@ -3,6 +3,28 @@
 #include "numeric/error.hpp"
 
 namespace ptovp::numeric {
+namespace {
+
+struct ScaledMagnitude {
+  uint128 integer;  // floor(|v| / 2^quantum_exponent)
+  Fraction fraction;
+};
+
+// |v| / 2^quantum_exponent split into integer part and dropped fraction.
+ScaledMagnitude scale_magnitude(const Dyadic& v, int quantum_exponent) {
+  const int shift = quantum_exponent - v.exponent;
+  if (shift <= 0) return {v.significand << -shift, Fraction::Zero};
+  if (v.significand == 0) return {0, Fraction::Zero};
+  if (shift > 128) return {0, Fraction::BelowHalf};
+  const uint128 half = uint128{1} << (shift - 1);
+  const uint128 integer = shift == 128 ? 0 : v.significand >> shift;
+  const uint128 rest = shift == 128 ? v.significand : v.significand & ((half << 1) - 1);
+  if (rest == 0) return {integer, Fraction::Zero};
+  if (rest < half) return {integer, Fraction::BelowHalf};
+  return {integer, rest == half ? Fraction::Half : Fraction::AboveHalf};
+}
+
+}  // namespace
 
 void reject_unresolved_rounding() {
   throw IllegalFieldValue("rounding mode", static_cast<unsigned>(RoundingMode::None),
@@ -10,6 +32,7 @@ void reject_unresolved_rounding() {
 }
 
 RoundedInteger round_to_integer_wide(const Dyadic& v, RoundingMode mode, std::int64_t addend) {
+  if (mode == RoundingMode::None) reject_unresolved_rounding();
   // Signed floor(v) and the class of v - floor(v).
   uint128 magnitude = 0;
   Fraction fraction = Fraction::Zero;
@@ -23,10 +46,16 @@ RoundedInteger round_to_integer_wide(const Dyadic& v, RoundingMode mode, std::in
     fraction = scaled.fraction;
     huge = bit_length(magnitude) > 100;
   }
-  const uint128 floor = signed_floor(v.negative, magnitude, &fraction, addend);
+  uint128 floor = v.negative ? ~magnitude + 1 : magnitude;
+  if (v.negative && fraction != Fraction::Zero) {
+    floor -= 1;  // -(m + f) = -(m + 1) + (1 - f)
+    fraction = mirror(fraction);
+  }
+  floor += static_cast<uint128>(static_cast<int128>(addend));
   // v + addend < 0 iff its floor is; a huge value keeps its sign.
   const bool negative = huge ? v.negative : static_cast<int128>(floor) < 0;
-  const uint128 result = floor + uint128{round_up(fraction, (floor & 1) != 0, negative, mode)};
+  const uint128 result =
+      floor + (floor_rounds_up(fraction, (floor & 1) != 0, negative, mode) ? 1 : 0);
   return RoundedInteger{
       WideInteger{result, huge, huge ? v.negative : static_cast<int128>(result) < 0},
       fraction != Fraction::Zero};

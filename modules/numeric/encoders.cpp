@@ -10,15 +10,7 @@ namespace {
 using encoder_detail::encode_fp8;
 using encoder_detail::encode_ieee;
 using encoder_detail::encode_integer;
-using encoder_detail::exceeds;
-
-std::uint64_t width_mask(unsigned bits) {
-  return bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
-}
-
-constexpr IeeeFormat kFP32{23, 127, 0x80000000, 0x7F800000, 0x7F7FFFFF};
-constexpr IeeeFormat kFP16{10, 15, 0x8000, 0x7C00, 0x7BFF};
-constexpr IeeeFormat kBF16{7, 127, 0x8000, 0x7F80, 0x7F7F};
+using encoder_detail::narrow;
 
 Fp8Format build_fp8_format(DataType type, std::uint8_t overflow_positive,
                            std::uint8_t overflow_negative) {
@@ -39,9 +31,11 @@ Fp8Format build_fp8_format(DataType type, std::uint8_t overflow_positive,
     b.top_steps = (2u << (length - 1)) - 1;
     b.base_code = code - static_cast<unsigned>(d.significand);
   }
+  // One step above a binade's top is the next binade's first code, 2^(e+1).
   for (std::size_t i = 0; i + 1 < f.binades.size(); ++i) {
     f.binades[i].next_code = f.binades[i + 1].base_code + (f.binades[i + 1].top_steps + 1) / 2;
   }
+  // Below the lowest binade: zero steps of its quantum, code 0.
   f.binades[0].quantum_exponent = f.binades[1].quantum_exponent;
   const Fp8Binade& top = f.binades.at(static_cast<std::size_t>(f.highest - f.lowest + 1));
   f.largest_steps =
@@ -49,38 +43,38 @@ Fp8Format build_fp8_format(DataType type, std::uint8_t overflow_positive,
   return f;
 }
 
-// MatrixFloatingInfinity: E4M3 has no infinity and gives its NaN 0x7F.
-const Fp8Format kE4M3Format = build_fp8_format(DataType::E4M3, 0x7F, 0x7F);
-const Fp8Format kHiF8Format = build_fp8_format(DataType::HiF8, 0x6F, 0xEF);
-
 [[noreturn]] void reject_destination(DataType type, const char* reason) {
   throw IllegalFieldValue("destination DataType", code(type), reason);
 }
 
+IntegerDestination integer_destination(DataType type) {
+  if (!is_integer(type)) reject_destination(type, "not an integer type");
+  return encoder_detail::integer_destination(info(type).lane_bits, is_signed_integer(type));
+}
+
 }  // namespace
 
+// MatrixFloatingInfinity: E4M3 has no infinity and gives its NaN 0x7F.
+const Fp8Format kE4M3Format = build_fp8_format(DataType::E4M3, 0x7F, 0x7F);
+const Fp8Format kHiF8Format = build_fp8_format(DataType::HiF8, 0x6F, 0xEF);
+
 IntegerRange integer_range(DataType type) {
-  if (!is_integer(type)) reject_destination(type, "not an integer type");
-  const unsigned width = info(type).lane_bits;
-  if (is_signed_integer(type)) {
-    const int128 maximum = (int128{1} << (width - 1)) - 1;
-    return {-maximum - 1, maximum};
-  }
-  return {0, (int128{1} << width) - 1};
+  return integer_destination(type).range;
 }
 
 std::uint64_t integer_minimum_bits(DataType type) {
-  return static_cast<std::uint64_t>(integer_range(type).minimum) & width_mask(info(type).lane_bits);
+  const IntegerDestination d = integer_destination(type);
+  return static_cast<std::uint64_t>(d.range.minimum) & d.mask;
 }
 
 std::uint64_t integer_maximum_bits(DataType type) {
-  return static_cast<std::uint64_t>(integer_range(type).maximum) & width_mask(info(type).lane_bits);
+  const IntegerDestination d = integer_destination(type);
+  return static_cast<std::uint64_t>(d.range.maximum) & d.mask;
 }
 
 Encoded reference_matrix_integer_encoding(const Dyadic& value, DataType type,
                                           NumericControl control, std::int64_t addend) {
-  return encode_integer(value, integer_range(type), width_mask(info(type).lane_bits), control,
-                        addend);
+  return encode_integer(value, integer_destination(type), control, addend);
 }
 
 SignedIntermediate matrix_round_and_saturate_signed(const Dyadic& value, unsigned width,
@@ -116,18 +110,18 @@ Encoded matrix_quantized_affine(const Dyadic& value, const Dyadic& scale, std::i
 }
 
 Encoded reference_fp32_finite_encoding(const Dyadic& value, RoundingMode mode) {
-  return encode_ieee(value, kFP32, NumericControl{mode, false});
+  return encode_ieee(narrow(value), kFP32Format, NumericControl{mode, false});
 }
 
 Encoded reference_binary16_encoding(const Dyadic& value, DataType type, NumericControl control) {
-  if (type == DataType::FP16) return encode_ieee(value, kFP16, control);
-  if (type == DataType::BF16) return encode_ieee(value, kBF16, control);
+  if (type == DataType::FP16) return encode_ieee(narrow(value), kFP16Format, control);
+  if (type == DataType::BF16) return encode_ieee(narrow(value), kBF16Format, control);
   reject_destination(type, "ReferenceBinary16Encoding encodes FP16 and BF16");
 }
 
 Encoded reference_fp8_encoding(const Dyadic& value, DataType type, NumericControl control) {
-  if (type == DataType::E4M3) return encode_fp8(value, kE4M3Format, control);
-  if (type == DataType::HiF8) return encode_fp8(value, kHiF8Format, control);
+  if (type == DataType::E4M3) return encode_fp8(narrow(value), kE4M3Format, control);
+  if (type == DataType::HiF8) return encode_fp8(narrow(value), kHiF8Format, control);
   reject_destination(type, "ReferenceFP8Encoding encodes E4M3 and HiF8");
 }
 
@@ -146,15 +140,9 @@ Encoded matrix_encode_real(const Dyadic& value, DataType type, NumericControl co
 
 DestinationEncoder::DestinationEncoder(DataType type) : type_(type), kind_(Kind::Ieee) {
   switch (type) {
-    case DataType::FP32:
-      ieee_ = &kFP32;
-      break;
-    case DataType::FP16:
-      ieee_ = &kFP16;
-      break;
-    case DataType::BF16:
-      ieee_ = &kBF16;
-      break;
+    case DataType::FP32: ieee_ = &kFP32Format; break;
+    case DataType::FP16: ieee_ = &kFP16Format; break;
+    case DataType::BF16: ieee_ = &kBF16Format; break;
     case DataType::E4M3:
       kind_ = Kind::Fp8;
       fp8_ = &kE4M3Format;
@@ -169,22 +157,18 @@ DestinationEncoder::DestinationEncoder(DataType type) : type_(type), kind_(Kind:
                            "matrix encoders produce integers, FP32, FP16, BF16, E4M3 and HiF8");
       }
       kind_ = Kind::Integer;
-      range_ = integer_range(type);
-      mask_ = width_mask(info(type).lane_bits);
+      integer_ = integer_destination(type);
   }
 }
 
 Encoded DestinationEncoder::encode(const Dyadic& value, NumericControl control,
                                    std::int64_t addend) const {
   switch (kind_) {
-    case Kind::Integer:
-      return encode_as<Kind::Integer>(value, control, addend);
-    case Kind::Ieee:
-      return encode_as<Kind::Ieee>(value, control, addend);
-    case Kind::Fp8:
-      break;
+    case Kind::Integer: return encode_integer(value, integer_, control, addend);
+    case Kind::Ieee: return encode_ieee(narrow(value), *ieee_, control);
+    case Kind::Fp8: break;
   }
-  return encode_as<Kind::Fp8>(value, control, addend);
+  return encode_fp8(narrow(value), *fp8_, control);
 }
 
 }  // namespace ptovp::numeric

@@ -59,6 +59,16 @@ struct IntegerRange {
 };
 IntegerRange integer_range(DataType type);
 
+// An integer destination resolved once: its range, that range clamped to
+// 64-bit words (exact for the 64-bit path, whose values are below 2^63 in
+// magnitude) and the lane mask.
+struct IntegerDestination {
+  IntegerRange range;
+  std::int64_t minimum64 = 0;
+  std::int64_t maximum64 = 0;
+  std::uint64_t mask = 0;
+};
+
 struct IeeeFormat;
 struct Fp8Format;
 
@@ -67,25 +77,19 @@ struct Fp8Format;
 // matrix encoder produces.
 class DestinationEncoder {
  public:
-  enum class Kind : std::uint8_t { Integer, Ieee, Fp8 };
-
   explicit DestinationEncoder(DataType type);
 
   DataType type() const { return type_; }
-  Kind kind() const { return kind_; }
   bool is_integer() const { return kind_ == Kind::Integer; }
   // value + addend for integer destinations; addend must be 0 otherwise.
   Encoded encode(const Dyadic& value, NumericControl control, std::int64_t addend = 0) const;
-  // encode() for a destination of kind K, without the kind dispatch: inline
-  // in encoders_impl.hpp for loops specialised per kind.
-  template <Kind K>
-  Encoded encode_as(const Dyadic& value, NumericControl control, std::int64_t addend) const;
 
  private:
+  enum class Kind : std::uint8_t { Integer, Ieee, Fp8 };
+
   DataType type_;
   Kind kind_;
-  IntegerRange range_{};
-  std::uint64_t mask_ = 0;
+  IntegerDestination integer_{};
   const IeeeFormat* ieee_ = nullptr;
   const Fp8Format* fp8_ = nullptr;
 };

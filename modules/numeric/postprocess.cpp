@@ -95,16 +95,11 @@ NumericControl effective_control(const PreQuantModeInfo& mode, NumericControl da
 // MatrixFloatingInfinity: E4M3 has no infinity and yields its NaN.
 std::uint64_t floating_infinity(DataType type, bool negative) {
   switch (type) {
-    case DataType::FP32:
-      return negative ? 0xFF800000 : 0x7F800000;
-    case DataType::FP16:
-      return negative ? 0xFC00 : 0x7C00;
-    case DataType::BF16:
-      return negative ? 0xFF80 : 0x7F80;
-    case DataType::HiF8:
-      return negative ? 0xEF : 0x6F;
-    default:
-      return *canonical_nan(type);
+    case DataType::FP32: return negative ? 0xFF800000 : 0x7F800000;
+    case DataType::FP16: return negative ? 0xFC00 : 0x7C00;
+    case DataType::BF16: return negative ? 0xFF80 : 0x7F80;
+    case DataType::HiF8: return negative ? 0xEF : 0x6F;
+    default: return *canonical_nan(type);
   }
 }
 
@@ -164,30 +159,32 @@ Encoded PostProcess::special(const DecodedValue& source) const {
           output == DataType::E4M3 ? kFlagsOverflow : std::uint8_t{0}};
 }
 
-template <DestinationEncoder::Kind K>
-Encoded PostProcess::encode(const Dyadic& value, std::int32_t offset) const {
+template <DataType D, class Value>
+Encoded PostProcess::encode(const Block& block, const Value& value, std::int32_t offset) {
   // Offset modes (all integer) round and saturate at S5/S9/S17 first; the
   // post-process always calls MatrixQuantizedAffine with scale 1 (the
   // multiplier is already applied).
-  if constexpr (K == Kind::Integer) {
-    if (mode_->offset_width != 0) {
-      const SignedIntermediate intermediate =
-          encoder_detail::round_and_saturate_signed(value, mode_->offset_width, control_.rounding);
+  if constexpr (type_info(D).kind != TypeKind::Floating) {
+    if (block.offset_width != 0) {
+      const SignedIntermediate intermediate = encoder_detail::round_and_saturate_signed(
+          value, block.offset_width, block.control.rounding);
       Encoded result =
-          encoder_.encode_as<K>(dyadic_from_integer(intermediate.value), control_, offset);
+          encode_to<D>(dyadic64_from_integer(intermediate.value), block.control, offset);
       result.flags |= intermediate.flags;
       return result;
     }
   }
-  return encoder_.encode_as<K>(value, control_, 0);
+  return encode_to<D>(value, block.control);
 }
 
-Encoded PostProcess::passthrough(std::uint32_t value, const QuantParameter&, const Dyadic&) const {
+Encoded PostProcess::passthrough(const PostProcess&, const Block&, std::uint32_t value,
+                                 const QuantParameter&, const Dyadic&) {
   return {value, 0};
 }
 
 // Shift modes return before activation: ReluMode has no effect.
-Encoded PostProcess::shift(std::uint32_t value, const QuantParameter& quant, const Dyadic&) const {
+Encoded PostProcess::shift(const PostProcess&, const Block&, std::uint32_t value,
+                           const QuantParameter& quant, const Dyadic&) {
   return matrix_shift_s32_to_s16(value, quant.shift);
 }
 
@@ -195,45 +192,61 @@ Encoded PostProcess::shift(std::uint32_t value, const QuantParameter& quant, con
 // (MatrixSelectedMultiplier); it is chosen before the single conversion.
 const Dyadic& PostProcess::select_multiplier(bool negative, const QuantParameter& quant,
                                              const Dyadic& alpha) const {
-  if (relu_ == kReluNone) return quant.scale;
-  const Dyadic& activation = relu_ == kReluRelu ? kZero : alpha;
-  return negative ? activation : quant.scale;  // a select: signs are random
+  if (!negative || relu_ == kReluNone) return quant.scale;
+  return relu_ == kReluRelu ? kZero : alpha;
 }
 
-template <PostProcess::Source S, DestinationEncoder::Kind K>
-Encoded PostProcess::convert(std::uint32_t value, const QuantParameter& quant,
-                             const Dyadic& alpha) const {
-  Dyadic x;
+template <PostProcess::Source S, DataType D>
+Encoded PostProcess::convert(const PostProcess& post, const Block& block, std::uint32_t value,
+                             const QuantParameter& quant, const Dyadic& alpha) {
+  Dyadic64 x;  // significand below 2^32
   if constexpr (S == Source::S32) {
-    x = dyadic_from_integer(static_cast<std::int32_t>(value));
+    x = dyadic64_from_integer(static_cast<std::int32_t>(value));
   } else if constexpr (S == Source::U32) {
-    x = Dyadic{false, value, 0};
+    x = Dyadic64{false, value, 0};
   } else {
     // The finite FP32 decomposition inline (decode() is an out-of-line type
     // switch); infinities and NaNs go through decode().
     const std::uint32_t biased = (value >> 23) & 0xFF;
-    if (biased == 0xFF) return nonfinite<K>(value, quant, alpha);
+    if (biased == 0xFF) return post.nonfinite<D>(block, value, quant, alpha);
     const std::uint32_t normal = biased != 0;
-    x = Dyadic{(value >> 31) != 0, (value & 0x7FFFFF) | normal << 23,
-               static_cast<int>(biased + (1 - normal)) - 150};
+    x = Dyadic64{(value >> 31) != 0, (value & 0x7FFFFF) | normal << 23,
+                 static_cast<int>(biased + (1 - normal)) - 150};
   }
-  const Dyadic& multiplier = select_multiplier(x.negative, quant, alpha);
-  if (K != Kind::Integer && S == Source::FP32 && x.is_zero() && x.negative &&
-      !multiplier.is_zero() && quant.offset == 0) {
-    return {floating_negative_zero(encoder_.type()), 0};  // the -0 rule: exact reals have no sign
+  // select_multiplier on the multipliers' 64-bit words, which hold them (see
+  // multiply()); by masks, as the sign of real data is random.
+  const Dyadic& scale = quant.scale;
+  Dyadic64 multiplier{scale.negative, static_cast<std::uint64_t>(scale.significand),
+                      scale.exponent};
+  if (block.relu != kReluNone) {
+    const Dyadic& activation = block.relu == kReluRelu ? kZero : alpha;
+    multiplier.negative = x.negative ? activation.negative : scale.negative;
+    multiplier.significand = select_if(
+        x.negative, static_cast<std::uint64_t>(activation.significand), multiplier.significand);
+    multiplier.exponent =
+        static_cast<int>(select_if(x.negative, static_cast<unsigned>(activation.exponent),
+                                   static_cast<unsigned>(scale.exponent)));
   }
-  return encode<K>(multiply(x, multiplier), quant.offset);
+  if constexpr (S == Source::FP32 && type_info(D).kind == TypeKind::Floating) {
+    if (x.is_zero() && x.negative && !multiplier.is_zero() && quant.offset == 0) {
+      return {floating_negative_zero(D), 0};  // the -0 rule: exact reals have no sign
+    }
+  }
+  // An FP19 multiplier (11 bits) keeps the product in 64-bit words.
+  const Dyadic product = multiply(widen(x), widen(multiplier));
+  if ((product.significand >> 62) != 0) return encode<D>(block, product, quant.offset);
+  return encode<D>(block, encoder_detail::narrow(product), quant.offset);
 }
 
 // An FP32 infinity or NaN: -inf times a zero multiplier (ReLU, alpha +0)
 // continues as 0; every other special input has a fixed result.
-template <DestinationEncoder::Kind K>
-Encoded PostProcess::nonfinite(std::uint32_t value, const QuantParameter& quant,
+template <DataType D>
+Encoded PostProcess::nonfinite(const Block& block, std::uint32_t value, const QuantParameter& quant,
                                const Dyadic& alpha) const {
   const DecodedValue source = decode(DataType::FP32, value);
   if (source.cls == ValueClass::Infinity && source.negative &&
       select_multiplier(true, quant, alpha).is_zero()) {
-    return encode<K>(kZero, quant.offset);
+    return encode<D>(block, kZero, quant.offset);
   }
   return special(source);
 }
@@ -257,41 +270,46 @@ std::uint8_t PostProcess::row(const std::uint32_t* values, std::size_t n,
   return kernel_(*this, values, n, q, q_step, a, a_step, out);
 }
 
+// Flattened: every step of the element function inlines into the loop.
 template <PostProcess::ElementFunction F>
-std::uint8_t PostProcess::row_loop(const PostProcess& post, const std::uint32_t* values,
-                                   std::size_t n, const QuantParameter* quant,
-                                   std::size_t quant_step, const Dyadic* alpha,
-                                   std::size_t alpha_step, std::uint64_t* out) {
+[[gnu::flatten]] std::uint8_t PostProcess::row_loop(const PostProcess& post,
+                                                    const std::uint32_t* values, std::size_t n,
+                                                    const QuantParameter* quant,
+                                                    std::size_t quant_step, const Dyadic* alpha,
+                                                    std::size_t alpha_step, std::uint64_t* out) {
+  const Block block{post.relu_, post.control_, post.mode_->offset_width};
   std::uint8_t flags = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const Encoded e = (post.*F)(values[i], quant[i * quant_step], alpha[i * alpha_step]);
+    const Encoded e = F(post, block, values[i], quant[i * quant_step], alpha[i * alpha_step]);
     out[i] = e.bits;
     flags |= e.flags;
   }
   return flags;
 }
 
-template <PostProcess::Source S>
-PostProcess::RowKernel PostProcess::kernel_for(Kind kind) {
-  switch (kind) {
-    case Kind::Integer:
-      return &row_loop<&PostProcess::convert<S, Kind::Integer>>;
-    case Kind::Ieee:
-      return &row_loop<&PostProcess::convert<S, Kind::Ieee>>;
-    case Kind::Fp8:
-      break;
-  }
-  return &row_loop<&PostProcess::convert<S, Kind::Fp8>>;
+// The row loop of source S for the output type among Outputs.
+template <PostProcess::Source S, DataType... Outputs>
+PostProcess::RowKernel PostProcess::kernel_for(DataType output) {
+  RowKernel kernel = nullptr;
+  ((kernel = output == Outputs ? &row_loop<&convert<S, Outputs>> : kernel), ...);
+  return kernel;
 }
 
+// One loop per (accumulator, output) pair of the PreQuantMode table; mode 0
+// with an activation keeps the accumulator type.
 PostProcess::RowKernel PostProcess::select_kernel(unsigned pre_quant_mode) const {
-  if (pre_quant_mode == 0) {
-    if (relu_ == kReluNone) return &row_loop<&PostProcess::passthrough>;
-    if (accumulator_ == DataType::U32) return kernel_for<Source::U32>(encoder_.kind());
+  if (pre_quant_mode == 0 && relu_ == kReluNone) return &row_loop<&passthrough>;
+  if (mode_->parameter == ParameterKind::Shift) return &row_loop<&shift>;
+  const DataType output = encoder_.type();
+  switch (accumulator_) {
+    case DataType::S32:
+      return kernel_for<Source::S32, DataType::S32, DataType::S8, DataType::S4X2, DataType::S16,
+                        DataType::FP16, DataType::BF16>(output);
+    case DataType::U32: return kernel_for<Source::U32, DataType::U32>(output);
+    default:
+      return kernel_for<Source::FP32, DataType::FP32, DataType::FP16, DataType::BF16,
+                        DataType::E4M3, DataType::HiF8, DataType::S8>(output);
   }
-  if (mode_->parameter == ParameterKind::Shift) return &row_loop<&PostProcess::shift>;
-  return accumulator_ == DataType::S32 ? kernel_for<Source::S32>(encoder_.kind())
-                                       : kernel_for<Source::FP32>(encoder_.kind());
 }
 
 Encoded post_process_element(std::uint32_t value, unsigned pre_quant_mode, unsigned relu_mode,
@@ -329,10 +347,8 @@ Encoded absolute(DataType type, std::uint32_t value) {
     case DataType::S32:
       if (value == 0x80000000u) return {0x7FFFFFFF, kFlagOF};  // OF alone
       return {(value >> 31) != 0 ? std::uint32_t(0u - value) : value, 0};
-    case DataType::FP32:
-      return {value & 0x7FFFFFFFu, 0};  // NaN payloads kept
-    default:
-      return {value, 0};
+    case DataType::FP32: return {value & 0x7FFFFFFFu, 0};  // NaN payloads kept
+    default: return {value, 0};
   }
 }
 

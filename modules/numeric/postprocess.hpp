@@ -79,34 +79,44 @@ class PostProcess {
 
  private:
   enum class Source : std::uint8_t { FP32, S32, U32 };
-  using Kind = DestinationEncoder::Kind;
-  // row() with the element function fixed per block: element() is this
-  // over one column, so both run the same compiled code.
+  // row() specialised per block; element() is it over one column, so both
+  // run the same compiled code.
   using RowKernel = std::uint8_t (*)(const PostProcess&, const std::uint32_t*, std::size_t,
                                      const QuantParameter*, std::size_t, const Dyadic*, std::size_t,
                                      std::uint64_t*);
-  using ElementFunction = Encoded (PostProcess::*)(std::uint32_t, const QuantParameter&,
-                                                   const Dyadic&) const;
+  // The block's constants as a row loop holds them: locals, which the
+  // out-of-line calls of rare paths cannot clobber.
+  struct Block {
+    unsigned relu;
+    NumericControl control;
+    unsigned offset_width;
+  };
+  using ElementFunction = Encoded (*)(const PostProcess&, const Block&, std::uint32_t,
+                                      const QuantParameter&, const Dyadic&);
 
   template <ElementFunction F>
   static std::uint8_t row_loop(const PostProcess& post, const std::uint32_t* values, std::size_t n,
                                const QuantParameter* quant, std::size_t quant_step,
                                const Dyadic* alpha, std::size_t alpha_step, std::uint64_t* out);
-  template <Source S>
-  static RowKernel kernel_for(Kind kind);
+  template <Source S, DataType... Outputs>
+  static RowKernel kernel_for(DataType output);
   RowKernel select_kernel(unsigned pre_quant_mode) const;
 
-  Encoded passthrough(std::uint32_t value, const QuantParameter&, const Dyadic&) const;
-  Encoded shift(std::uint32_t value, const QuantParameter& quant, const Dyadic&) const;
+  static Encoded passthrough(const PostProcess&, const Block&, std::uint32_t value,
+                             const QuantParameter&, const Dyadic&);
+  static Encoded shift(const PostProcess&, const Block&, std::uint32_t value,
+                       const QuantParameter& quant, const Dyadic&);
+  template <Source S, DataType D>
+  static Encoded convert(const PostProcess& post, const Block& block, std::uint32_t value,
+                         const QuantParameter& quant, const Dyadic& alpha);
+  template <DataType D>
+  Encoded nonfinite(const Block& block, std::uint32_t value, const QuantParameter& quant,
+                    const Dyadic& alpha) const;
+  template <DataType D, class Value>
+  static Encoded encode(const Block& block, const Value& value, std::int32_t offset);
   const Dyadic& select_multiplier(bool negative, const QuantParameter& quant,
                                   const Dyadic& alpha) const;
-  template <Source S, Kind K>
-  Encoded convert(std::uint32_t value, const QuantParameter& quant, const Dyadic& alpha) const;
-  template <Kind K>
-  Encoded nonfinite(std::uint32_t value, const QuantParameter& quant, const Dyadic& alpha) const;
   Encoded special(const DecodedValue& source) const;
-  template <Kind K>
-  Encoded encode(const Dyadic& value, std::int32_t offset) const;
 
   const PreQuantModeInfo* mode_;
   unsigned relu_;

@@ -51,8 +51,8 @@ DecodedValue decode_binary(const BinaryFormat& f, std::uint64_t raw, unsigned wi
   }
   if (e == 0) {
     if (m == 0) return finite(ValueClass::Zero, negative, 0, 0);
-    return finite(f.exp_zero_is_subnormal ? ValueClass::Subnormal : ValueClass::Normal, negative,
-                  m, 1 - f.bias - frac_bits);
+    return finite(f.exp_zero_is_subnormal ? ValueClass::Subnormal : ValueClass::Normal, negative, m,
+                  1 - f.bias - frac_bits);
   }
   return finite(ValueClass::Normal, negative, (std::uint64_t{1} << f.frac_bits) | m,
                 static_cast<int>(e) - f.bias - frac_bits);
@@ -87,8 +87,7 @@ DecodedValue decode_hif8(std::uint64_t raw) {
   if (body < 0x10) return finite(ValueClass::Normal, negative, 8 + (body & 7), -3);  // D0
   auto signed_exp = [](unsigned sign, int magnitude) { return sign ? -magnitude : magnitude; };
   if (body < 0x20) {  // D1: 001 s mmm
-    return finite(ValueClass::Normal, negative, 8 + (body & 7),
-                  signed_exp((body >> 3) & 1, 1) - 3);
+    return finite(ValueClass::Normal, negative, 8 + (body & 7), signed_exp((body >> 3) & 1, 1) - 3);
   }
   if (body < 0x40) {  // D2: 01 s e mmm
     const int e = signed_exp((body >> 4) & 1, 2 + static_cast<int>((body >> 3) & 1));
@@ -216,7 +215,9 @@ std::optional<std::uint64_t> min_normal(DataType type) {
   }
 }
 
-DecodedValue decode_fp19(std::uint32_t raw) { return decode_binary(kFP19, raw, 19); }
+DecodedValue decode_fp19(std::uint32_t raw) {
+  return decode_binary(kFP19, raw, 19);
+}
 
 DecodedValue decode_e6m2(std::uint8_t raw) {
   if (raw == 0xFF) return DecodedValue{ValueClass::QuietNaN, false};
@@ -227,19 +228,17 @@ DecodedValue hif4_scale(std::uint32_t word, unsigned q) {
   if (q > 63) throw IllegalFieldValue("HiF4 scale lane", q, "lane index must be 0..63");
   DecodedValue scale = decode_e6m2(static_cast<std::uint8_t>(word & 0xFF));
   if (!scale.is_finite()) return scale;
-  scale.exponent += static_cast<int>((word >> (8 + q / 8)) & 1) +
-                    static_cast<int>((word >> (16 + q / 4)) & 1);
+  scale.exponent +=
+      static_cast<int>((word >> (8 + q / 8)) & 1) + static_cast<int>((word >> (16 + q / 4)) & 1);
   return scale;
 }
 
 double to_double(const DecodedValue& value) {
   switch (value.cls) {
-    case ValueClass::Infinity:
-      return value.negative ? -HUGE_VAL : HUGE_VAL;
+    case ValueClass::Infinity: return value.negative ? -HUGE_VAL : HUGE_VAL;
     case ValueClass::QuietNaN:
     case ValueClass::SignallingNaN:
-    case ValueClass::InvalidEncoding:
-      return std::nan("");
+    case ValueClass::InvalidEncoding: return std::nan("");
     default: {
       const double magnitude = std::ldexp(static_cast<double>(value.significand), value.exponent);
       return value.negative ? -magnitude : magnitude;

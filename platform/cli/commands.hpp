@@ -19,5 +19,6 @@ void add_vectors_command(CLI::App& app, int& exit_status);
 void add_asm_command(CLI::App& app, int& exit_status);
 void add_dis_command(CLI::App& app, int& exit_status);
 void add_run_command(CLI::App& app, int& exit_status);
+void add_conform_command(CLI::App& app, int& exit_status);
 
 }  // namespace ptovp::cli

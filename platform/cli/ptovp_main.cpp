@@ -1,9 +1,13 @@
-// ptovp: the PTO virtual platform's command-line tool.
+// ptovp: the PTO virtual platform's command-line tool. The tool is sc_main,
+// entered through the SystemC kernel's sc_elab_and_sim as every SystemC
+// program is; main() only turns off the kernel's banner first.
 #include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <systemc>
 
 #include "cli/commands.hpp"
 
-int main(int argc, char** argv) {
+int sc_main(int argc, char** argv) {
   CLI::App app{"ptovp: SystemC/TLM-2.0 virtual platform of the PTO ISA matrix path"};
   app.require_subcommand(1);
   int exit_status = ptovp::cli::kExitOk;
@@ -11,6 +15,7 @@ int main(int argc, char** argv) {
   ptovp::cli::add_asm_command(app, exit_status);
   ptovp::cli::add_dis_command(app, exit_status);
   ptovp::cli::add_run_command(app, exit_status);
+  ptovp::cli::add_conform_command(app, exit_status);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -18,4 +23,9 @@ int main(int argc, char** argv) {
     return status == 0 ? 0 : ptovp::cli::kExitUsage;
   }
   return exit_status;
+}
+
+int main(int argc, char** argv) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
 }

@@ -1,5 +1,6 @@
-// `ptovp run IMAGE [--engine functional|systemc] [--profile hardware|pto-v0]
-//  [--load FILE@ADDR]... [--dump ADDR:LEN:FILE]... [--dump-state FILE]
+// `ptovp run IMAGE [--engine systemc|functional] [--config FILE] [--print-config]
+//  [--profile hardware|pto-v0] [--set KEY=VALUE]... [--trace FILE] [--stats FILE]
+//  [--vcd FILE] [--load FILE@ADDR]... [--dump ADDR:LEN:FILE]... [--dump-state FILE]
 //  [--max-instructions N] [--quiet|--verbose]`
 // Exit status: the EBREAK immediate or the host exit status; kExitTrap when
 // any other trap halts the run (the fault report is printed); kExitLimit
@@ -9,25 +10,40 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <iterator>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/run_outputs.hpp"
+#include "config/platform_config.hpp"
 #include "functional/fault_report.hpp"
 #include "functional/functional_model.hpp"
 #include "functional/state_dump.hpp"
 #include "isa/program_image.hpp"
+#include "systemc/report_log.hpp"
+#include "systemc/run_statistics.hpp"
+#include "systemc/systemc_platform.hpp"
+#include "systemc/trace_writer.hpp"
+#include "systemc/vcd_writer.hpp"
 
 namespace ptovp::cli {
 namespace {
 
 struct RunOptions {
   std::string image;
-  std::string engine = "functional";
-  std::string profile = "hardware";
+  std::string engine = "systemc";
+  std::string config_file;
+  bool print_config = false;
+  std::string profile;
+  std::vector<std::string> sets;
+  std::string trace;
+  std::string stats;
+  std::string vcd;
   std::vector<std::string> loads;
   std::vector<std::string> dumps;
   std::string dump_state;
@@ -57,14 +73,17 @@ std::vector<std::uint8_t> read_file(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-void load_extra(functional::FunctionalModel& model, const std::string& spec) {
+struct LoadRequest {
+  std::string spec;
+  std::uint64_t address;
+  std::vector<std::uint8_t> bytes;
+};
+
+LoadRequest parse_load(const std::string& spec) {
   const auto at = spec.rfind('@');
   if (at == std::string::npos) throw UsageError(fmt::format("--load {}: expected FILE@ADDR", spec));
-  const std::string path = spec.substr(0, at);
-  const std::uint64_t address = parse_number(spec.substr(at + 1), "--load address");
-  if (auto failed = model.load_bytes(address, read_file(path))) {
-    throw UsageError(fmt::format("--load {}: {}", spec, failed->reason));
-  }
+  return {spec, parse_number(spec.substr(at + 1), "--load address"),
+          read_file(spec.substr(0, at))};
 }
 
 struct DumpRequest {
@@ -83,42 +102,55 @@ DumpRequest parse_dump(const std::string& spec) {
           spec.substr(second + 1)};
 }
 
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) throw UsageError(fmt::format("{}: cannot write the file", path));
+// Defaults, then --config, then --profile, then each --set in order.
+config::PlatformConfig build_config(const RunOptions& options) {
+  config::PlatformConfig config;
+  if (!options.config_file.empty()) {
+    if (auto error = config.apply_file(options.config_file)) throw UsageError(*error);
+  }
+  if (!options.profile.empty()) {
+    if (auto error = config.set("numeric.profile", options.profile))
+      throw UsageError(fmt::format("--profile: {}", *error));
+  }
+  for (const std::string& assignment : options.sets) {
+    const auto equals = assignment.find('=');
+    if (equals == std::string::npos)
+      throw UsageError(fmt::format("--set {}: expected KEY=VALUE", assignment));
+    if (auto error = config.set(assignment.substr(0, equals), assignment.substr(equals + 1)))
+      throw UsageError(fmt::format("--set: {}", *error));
+  }
+  if (auto error = config.validate()) throw UsageError(*error);
+  return config;
 }
 
-int run(const RunOptions& options) {
-  if (options.engine == "systemc") {
-    std::cerr << "ptovp run: the systemc engine is not built yet; use --engine functional\n";
-    return kExitUsage;
+// What either engine offers the common run flow.
+struct Engine {
+  std::function<arch::MaybeFault(std::uint64_t, const std::vector<std::uint8_t>&)> load_bytes;
+  std::function<arch::MaybeFault(std::uint64_t, std::uint8_t*, std::uint64_t)> read_bytes;
+  std::function<functional::RunResult(std::uint64_t)> run;
+  std::function<nlohmann::json()> state_dump;
+  std::function<std::uint64_t()> pc;
+};
+
+// Loads, runs, reports and writes the outputs common to both engines;
+// `after_run` adds the engine's own outputs. Returns the exit status.
+int execute(const RunOptions& options, const isa::ProgramImage& image,
+            const std::function<arch::MaybeFault(const isa::ProgramImage&)>& load_image,
+            const Engine& engine, RunOutputs& outputs,
+            const std::function<void(const functional::RunResult&, double)>& after_run) {
+  if (auto failed = load_image(image))
+    throw UsageError(fmt::format("{}: {}", options.image, failed->reason));
+  for (const std::string& spec : options.loads) {
+    const LoadRequest load = parse_load(spec);
+    if (auto failed = engine.load_bytes(load.address, load.bytes))
+      throw UsageError(fmt::format("--load {}: {}", spec, failed->reason));
   }
-  if (options.engine != "functional")
-    throw UsageError(fmt::format("unknown engine '{}'", options.engine));
-  functional::ModelConfig config;
-  const auto profile = numeric::numeric_profile_from_name(options.profile);
-  if (!profile)
-    throw UsageError(fmt::format("unknown profile '{}' (hardware or pto-v0)", options.profile));
-  config.profile = *profile;
   std::vector<DumpRequest> dumps;
   for (const std::string& spec : options.dumps)
     dumps.push_back(parse_dump(spec));
 
-  isa::ProgramImage image;
-  try {
-    image = isa::load_program_image(options.image);
-  } catch (const isa::ImageError& error) {
-    throw UsageError(error.what());
-  }
-  functional::FunctionalModel model(config);
-  if (auto failed = model.load(image))
-    throw UsageError(fmt::format("{}: {}", options.image, failed->reason));
-  for (const std::string& spec : options.loads)
-    load_extra(model, spec);
-
   const auto begin = std::chrono::steady_clock::now();
-  const functional::RunResult result = model.run(options.max_instructions);
+  const functional::RunResult result = engine.run(options.max_instructions);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
 
@@ -127,8 +159,9 @@ int run(const RunOptions& options) {
   if (!result.halt) {
     std::cerr << fmt::format(
         "ptovp run: stopped after {} instructions (--max-instructions) at pc 0x{:x}\n",
-        result.instructions, model.state().pc);
-  } else if (result.halt->kind == frontend::HaltKind::Trap) {
+        result.instructions, engine.pc());
+  } else if (result.halt->kind == frontend::HaltKind::Trap ||
+             result.halt->kind == frontend::HaltKind::Stall) {
     std::cerr << functional::format_fault_report(*result.halt);
     status = kExitTrap;
   } else {
@@ -138,22 +171,112 @@ int run(const RunOptions& options) {
                           status, result.halt->pc);
   }
   if (!options.quiet && !summary.empty()) std::cerr << "ptovp run: " << summary << "\n";
-  if (options.verbose) {
-    std::cerr << fmt::format(
-        "ptovp run: {} instructions in {:.3f} s ({:.1f} MIPS)\n", result.instructions, seconds,
-        seconds > 0 ? static_cast<double>(result.instructions) / seconds / 1e6 : 0.0);
-  }
+  after_run(result, seconds);
   for (const DumpRequest& dump : dumps) {
     std::vector<std::uint8_t> bytes(dump.length);
-    if (auto failed = model.memory().read(dump.address, bytes.data(), dump.length)) {
+    if (auto failed = engine.read_bytes(dump.address, bytes.data(), dump.length)) {
       throw UsageError(
           fmt::format("--dump 0x{:x}:{}: {}", dump.address, dump.length, failed->reason));
     }
-    write_text(dump.path, std::string(bytes.begin(), bytes.end()));
+    outputs.write(dump.path, std::string(bytes.begin(), bytes.end()));
   }
-  if (!options.dump_state.empty())
-    write_text(options.dump_state, functional::state_dump(model).dump(1) + "\n");
+  if (!options.dump_state.empty()) outputs.write(options.dump_state, engine.state_dump().dump(1) + "\n");
   return status;
+}
+
+int run_functional(const RunOptions& options, const config::PlatformConfig& config,
+                   const isa::ProgramImage& image, RunOutputs& outputs) {
+  functional::FunctionalModel model(config.model);
+  model.cube().set_config(config.cube);
+  model.cube().set_config(config.cube);
+  Engine engine{
+      [&](std::uint64_t address, const std::vector<std::uint8_t>& bytes) {
+        return model.load_bytes(address, bytes);
+      },
+      [&](std::uint64_t address, std::uint8_t* out, std::uint64_t length) {
+        return model.memory().read(address, out, length);
+      },
+      [&](std::uint64_t limit) { return model.run(limit); },
+      [&] { return functional::state_dump(model); },
+      [&] { return model.state().pc; }};
+  return execute(
+      options, image, [&](const isa::ProgramImage& program) { return model.load(program); },
+      engine, outputs, [&](const functional::RunResult& result, double seconds) {
+        if (!options.verbose) return;
+        std::cerr << fmt::format(
+            "ptovp run: {} instructions in {:.3f} s ({:.1f} MIPS)\n", result.instructions,
+            seconds, seconds > 0 ? static_cast<double>(result.instructions) / seconds / 1e6 : 0.0);
+      });
+}
+
+int run_systemc(const RunOptions& options, const config::PlatformConfig& config,
+                const isa::ProgramImage& image, RunOutputs& outputs) {
+  systemc::install_report_log(std::cerr, options.quiet     ? systemc::LogLevel::Quiet
+                                         : options.verbose ? systemc::LogLevel::Verbose
+                                                           : systemc::LogLevel::Normal);
+  const bool keep_slices = !options.trace.empty() || !options.vcd.empty();
+  std::unique_ptr<systemc::SystemCPlatform> platform;
+  try {
+    platform = std::make_unique<systemc::SystemCPlatform>("ptovp", config, keep_slices,
+                                                          std::cout, std::cerr);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(error.what());
+  }
+  Engine engine{
+      [&](std::uint64_t address, const std::vector<std::uint8_t>& bytes) {
+        return platform->load_bytes(address, bytes);
+      },
+      [&](std::uint64_t address, std::uint8_t* out, std::uint64_t length) {
+        return platform->read_bytes(address, out, length);
+      },
+      [&](std::uint64_t limit) { return platform->run(limit); },
+      [&] { return functional::state_dump(platform->state_view()); },
+      [&] { return platform->state_view().state.pc; }};
+  return execute(
+      options, image, [&](const isa::ProgramImage& program) { return platform->load(program); },
+      engine, outputs, [&](const functional::RunResult& result, double seconds) {
+        const nlohmann::ordered_json statistics = systemc::run_statistics(*platform, result.instructions);
+        if (!options.quiet) std::cerr << systemc::run_summary(statistics, seconds);
+        if (!options.stats.empty()) outputs.write(options.stats, statistics.dump(1) + "\n");
+        if (!options.trace.empty()) {
+          std::ostringstream trace;
+          systemc::write_trace(trace, platform->activity());
+          outputs.write(options.trace, trace.str());
+          if (!options.quiet) std::cerr << "  trace         " << options.trace << "\n";
+        }
+        if (!options.vcd.empty()) {
+          std::ostringstream vcd;
+          systemc::write_vcd(vcd, platform->activity());
+          outputs.write(options.vcd, vcd.str());
+        }
+      });
+}
+
+int run(const RunOptions& options) {
+  const config::PlatformConfig config = build_config(options);
+  if (options.print_config) {
+    std::cout << config.to_json().dump(2) << "\n";
+    return kExitOk;
+  }
+  if (options.image.empty()) throw UsageError("an IMAGE is required");
+  if (options.engine != "functional" && options.engine != "systemc")
+    throw UsageError(fmt::format("unknown engine '{}' (systemc or functional)", options.engine));
+  RunOutputs outputs;
+  for (const std::string* path :
+       {&options.trace, &options.stats, &options.vcd, &options.dump_state}) {
+    if (!path->empty()) outputs.reserve(*path);
+  }
+  for (const std::string& spec : options.dumps)
+    outputs.reserve(parse_dump(spec).path);
+
+  isa::ProgramImage image;
+  try {
+    image = isa::load_program_image(options.image);
+  } catch (const isa::ImageError& error) {
+    throw UsageError(error.what());
+  }
+  return options.engine == "functional" ? run_functional(options, config, image, outputs)
+                                        : run_systemc(options, config, image, outputs);
 }
 
 }  // namespace
@@ -161,10 +284,17 @@ int run(const RunOptions& options) {
 void add_run_command(CLI::App& app, int& exit_status) {
   auto options = std::make_shared<RunOptions>();
   CLI::App* command = app.add_subcommand("run", "Run a PTO image (raw or ELF) on the platform");
-  command->add_option("image", options->image, "program image (ELF, or raw loaded at 0)")
-      ->required();
-  command->add_option("--engine", options->engine, "functional (systemc is not built yet)");
+  command->add_option("image", options->image, "program image (ELF, or raw loaded at 0)");
+  command->add_option("--engine", options->engine,
+                      "systemc (the timed TLM-2.0 platform, default) or functional");
+  command->add_option("--config", options->config_file, "configuration JSON (docs/platform.md)");
+  command->add_flag("--print-config", options->print_config,
+                    "print the configuration (defaults, --config, --set applied) and exit");
   command->add_option("--profile", options->profile, "numeric profile: hardware or pto-v0");
+  command->add_option("--set", options->sets, "one configuration key: KEY=VALUE (repeatable)");
+  command->add_option("--trace", options->trace, "systemc: Chrome/Perfetto trace-event JSON");
+  command->add_option("--stats", options->stats, "systemc: run statistics JSON");
+  command->add_option("--vcd", options->vcd, "systemc: per-unit busy signals as VCD");
   command->add_option("--load", options->loads, "extra bytes: FILE@ADDR (repeatable)");
   command->add_option("--dump", options->dumps,
                       "write memory after the run: ADDR:LEN:FILE (repeatable)");
@@ -172,7 +302,7 @@ void add_run_command(CLI::App& app, int& exit_status) {
   command->add_option("--max-instructions", options->max_instructions,
                       "stop after N instruction attempts (0 = no limit; default 1e9)");
   command->add_flag("--quiet", options->quiet, "print nothing but faults");
-  command->add_flag("--verbose", options->verbose, "also print the instruction count and speed");
+  command->add_flag("--verbose", options->verbose, "also log every block (systemc) or the speed");
   command->callback([options, &exit_status] {
     try {
       exit_status = run(*options);

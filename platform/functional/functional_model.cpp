@@ -2,7 +2,20 @@
 
 #include <fmt/format.h>
 
+#include "cube/block_executor.hpp"
+#include "frontend/stall_halt.hpp"
+
 namespace ptovp::functional {
+
+namespace {
+
+cube::CubeConfig cube_config(numeric::NumericProfile profile) {
+  cube::CubeConfig config;
+  config.profile = profile;
+  return config;
+}
+
+}  // namespace
 
 FunctionalModel::FunctionalModel(ModelConfig config, std::ostream& out, std::ostream& err)
     : config_(config),
@@ -11,12 +24,16 @@ FunctionalModel::FunctionalModel(ModelConfig config, std::ostream& out, std::ost
       local_(config.tile_naming),
       fabric_(shared_),
       tlsu_(memory_, local_, fabric_),
+      cube_(local_, fabric_, state_, cube_config(config.profile)),
       builder_(state_,
                block_builder::BlockExecutors{
                    [this](const arch::BlockDescriptor& block, std::uint64_t capacity) {
                      return tlsu_.execute(block, capacity);
                    },
-                   {},  // CUBE: bound here when modules/cube lands
+                   cube::block_executor(cube_,
+                                        [](const std::string& reason) -> arch::MaybeFault {
+                                          throw frontend::Stalled{reason};
+                                        }),
                    {}},
                config.body_entry),
       front_end_(state_, memory_, builder_, out, err, config.front_end) {}
@@ -44,10 +61,13 @@ RunResult FunctionalModel::run(std::uint64_t max_instructions) {
   RunResult result;
   const std::uint64_t start = front_end_.instructions();
   while (max_instructions == 0 || front_end_.instructions() - start < max_instructions) {
-    if (auto halt = front_end_.step()) {
-      result.halt = std::move(halt);
-      break;
+    try {
+      result.halt = front_end_.step();
+    } catch (const frontend::Stalled& stalled) {
+      // The unit changed nothing: unwinding out of the block stop leaves TPC on the stop.
+      result.halt = frontend::stall_halt(front_end_, state_, stalled.reason);
     }
+    if (result.halt) break;
   }
   result.instructions = front_end_.instructions() - start;
   return result;

@@ -13,6 +13,7 @@
 #include "arch/local_tile_file.hpp"
 #include "arch/shared_tile_file.hpp"
 #include "block_builder/block_builder.hpp"
+#include "cube/cube_unit.hpp"
 #include "fabric/fabric.hpp"
 #include "frontend/front_end.hpp"
 #include "isa/program_image.hpp"
@@ -23,6 +24,8 @@
 namespace ptovp::functional {
 
 struct ModelConfig {
+  // The CUBE unit starts with this profile and the other knobs at their
+  // defaults; cube().set_config() replaces all of them.
   numeric::NumericProfile profile = numeric::NumericProfile::Hardware;
   std::uint64_t memory_base = 0;
   std::uint64_t memory_size = memory::kDefaultSize;
@@ -33,7 +36,10 @@ struct ModelConfig {
 };
 
 struct RunResult {
-  std::optional<frontend::Halt> halt;  // absent when the instruction limit stopped the run
+  // Absent when the instruction limit stopped the run. A Stall halt is an
+  // unready Shared source: no other agent can make it ready, so the run stops
+  // with TPC on the block stop and nothing changed.
+  std::optional<frontend::Halt> halt;
   std::uint64_t instructions = 0;
 };
 
@@ -67,6 +73,7 @@ class FunctionalModel {
   frontend::FrontEnd& front_end() { return front_end_; }
   const frontend::FrontEnd& front_end() const { return front_end_; }
   block_builder::BlockBuilder& builder() { return builder_; }
+  cube::CubeUnit& cube() { return cube_; }
 
  private:
   ModelConfig config_;
@@ -76,6 +83,7 @@ class FunctionalModel {
   arch::SharedTileFile shared_;
   fabric::Fabric fabric_;
   tlsu::Tlsu tlsu_;
+  cube::CubeUnit cube_;
   block_builder::BlockBuilder builder_;
   frontend::FrontEnd front_end_;
 };

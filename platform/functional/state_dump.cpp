@@ -87,7 +87,12 @@ json trap_state(const arch::ArchState& state) {
 }  // namespace
 
 json state_dump(const FunctionalModel& model) {
-  const arch::ArchState& state = model.state();
+  return state_dump(StateView{model.state(), model.local_tiles(), model.shared_tiles(),
+                              model.front_end().instructions()});
+}
+
+json state_dump(const StateView& view) {
+  const arch::ArchState& state = view.state;
   json gprs = json::array();
   json queues = json::array();
   for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
@@ -100,7 +105,7 @@ json state_dump(const FunctionalModel& model) {
 
   json local = json::array();
   for (unsigned index = 0; index < arch::kLocalTileCount; ++index) {
-    const arch::LocalTile& tile = model.local_tiles().at(index);
+    const arch::LocalTile& tile = view.local_tiles.at(index);
     if (!tile.allocated()) continue;
     json payload = json::object();
     for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
@@ -118,7 +123,7 @@ json state_dump(const FunctionalModel& model) {
 
   json shared = json::array();
   for (unsigned id = 0; id < arch::kSharedTileCount; ++id) {
-    const arch::SharedTile& tile = model.shared_tiles().at(id);
+    const arch::SharedTile& tile = view.shared_tiles.at(id);
     if (!tile.descriptor_valid) continue;
     shared.push_back({{"id", id},
                       {"allocation_mask", arch::mask_string(tile.allocation_mask)},
@@ -132,7 +137,7 @@ json state_dump(const FunctionalModel& model) {
   return {
       {"format", "ptovp-state-1"},
       {"pc", hex(state.pc)},
-      {"instructions", model.front_end().instructions()},
+      {"instructions", view.instructions},
       {"gprs", gprs},
       {"queues", queues},
       {"block", block_state(state)},
@@ -142,8 +147,7 @@ json state_dump(const FunctionalModel& model) {
         {"return_address", hex(state.return_address)},
         {"commit_argument", hex(state.commit_argument)}}},
       {"trap", trap_state(state)},
-      {"capacity_in_use",
-       model.local_tiles().capacity_in_use() + model.shared_tiles().capacity_in_use()},
+      {"capacity_in_use", view.local_tiles.capacity_in_use() + view.shared_tiles.capacity_in_use()},
       {"local_tiles", local},
       {"shared_tiles", shared}};
 }

@@ -9,6 +9,15 @@
 
 namespace ptovp::functional {
 
+// The state a dump reads; both engines hand theirs in.
+struct StateView {
+  const arch::ArchState& state;
+  const arch::LocalTileFile& local_tiles;
+  const arch::SharedTileFile& shared_tiles;
+  std::uint64_t instructions;
+};
+
+nlohmann::json state_dump(const StateView& view);
 nlohmann::json state_dump(const FunctionalModel& model);
 
 }  // namespace ptovp::functional

@@ -23,7 +23,7 @@ VectorOutputs compute_decode(const VectorInputs& inputs) {
   VectorOutputs outputs{{"form", std::string(decoded.form->form_id)}};
   const auto fields = isa::fields_of(*decoded.form);
   for (std::size_t i = 0; i < fields.size(); ++i) {
-    outputs.emplace_back("f." + std::string(fields[i].name), std::to_string(decoded.fields[i]));
+    outputs.emplace_back("f." + std::string(fields[i].name), std::to_string(decoded.field(i)));
   }
   return outputs;
 }

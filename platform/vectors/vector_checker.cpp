@@ -54,7 +54,8 @@ ParsedLine parse_line(const std::string& line) {
 void require_keys(const KeyValues& given, const std::vector<std::string>& wanted,
                   const char* side) {
   std::set<std::string> given_keys;
-  for (const auto& entry : given) given_keys.insert(entry.first);
+  for (const auto& entry : given)
+    given_keys.insert(entry.first);
   for (const std::string& key : wanted) {
     if (given_keys.count(key) == 0) {
       throw MalformedVector(std::string("missing ") + side + " key '" + key + "'");
@@ -168,9 +169,8 @@ void VectorChecker::check_line(const std::string& line, const std::string& where
   std::string computed_text;
   bool match = false;
   try {
-    const VectorOutputs computed =
-        kind->compute(VectorInputs(std::map<std::string, std::string>(parsed.inputs.begin(),
-                                                                      parsed.inputs.end())));
+    const VectorOutputs computed = kind->compute(VectorInputs(
+        std::map<std::string, std::string>(parsed.inputs.begin(), parsed.inputs.end())));
     match = outputs_match(parsed.outputs, computed);
     computed_text = join(KeyValues(computed.begin(), computed.end()));
   } catch (const MalformedVector& error) {
@@ -195,13 +195,15 @@ void VectorChecker::check_line(const std::string& line, const std::string& where
 
 std::size_t VectorChecker::passed() const {
   std::size_t total = 0;
-  for (const auto& entry : tallies_) total += entry.second.passed;
+  for (const auto& entry : tallies_)
+    total += entry.second.passed;
   return total;
 }
 
 std::size_t VectorChecker::failed() const {
   std::size_t total = 0;
-  for (const auto& entry : tallies_) total += entry.second.failed;
+  for (const auto& entry : tallies_)
+    total += entry.second.failed;
   return total;
 }
 

@@ -57,7 +57,9 @@ bool VectorInputs::boolean(std::string_view key) const {
   bad_value(key, value, "0 or 1");
 }
 
-bool VectorInputs::is_dash(std::string_view key) const { return text(key) == "-"; }
+bool VectorInputs::is_dash(std::string_view key) const {
+  return text(key) == "-";
+}
 
 numeric::DataType VectorInputs::data_type(std::string_view key) const {
   const std::string& value = text(key);

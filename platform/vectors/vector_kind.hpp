@@ -53,9 +53,10 @@ struct VectorKind {
 using VectorKindRegistry = std::map<std::string, VectorKind, std::less<>>;
 
 // Kind families; each lives beside the module it exercises.
-void register_numeric_kinds(VectorKindRegistry& registry);  // post fenc ienc affine rss shift e8m0 redstep
-void register_dot_kinds(VectorKindRegistry& registry);      // dot
-void register_decode_kinds(VectorKindRegistry& registry);   // decode
+void register_numeric_kinds(
+    VectorKindRegistry& registry);  // post fenc ienc affine rss shift e8m0 redstep
+void register_dot_kinds(VectorKindRegistry& registry);     // dot
+void register_decode_kinds(VectorKindRegistry& registry);  // decode
 
 // Formats a raw value the way expected outputs are compared: as an integer.
 std::string hex(std::uint64_t value);

@@ -83,6 +83,33 @@ TEST(CubeLayout, N8CellsAreKFastestAndColumnMajor) {
   }
 }
 
+// 0.58.5 scale grid (ADR-0101): CUBE_M32 CELLs column-fastest, then 32-row
+// blocks; the final row block and group column are storage tail.
+TEST(CubeLayout, M32RowBlocksFollowTheColumnCells) {
+  for (DataType type : {DataType::E8M0, DataType::U32, DataType::FP16, DataType::E2M1X2}) {
+    const unsigned width = 1024 / (32 * element_bits(type));
+    auto tile = make_cube_tile(8192, 2 * 32 + 5, 2 * width + 1, type, Layout::CubeM32);
+    ASSERT_TRUE(tile) << tile.fault().reason;
+    EXPECT_EQ(tile->rows, 96u);
+    EXPECT_EQ(tile->columns, 3 * width);
+    EXPECT_EQ(tile->cube_k_repeat, 3u);
+    EXPECT_EQ(tile->cube_n_repeat, 3u);
+    EXPECT_EQ(tile->cube_storage_bytes, 9 * 128u);
+    for (unsigned p = 0; p < 9 * 32 * width; ++p) {
+      const unsigned cell = p / (32 * width);
+      const unsigned within = p % (32 * width);
+      const unsigned row = (cell / 3) * 32 + within / width;
+      const unsigned col = (cell % 3) * width + within % width;
+      ASSERT_EQ(storage_index(*tile, row, col), p) << numeric::name(type);
+    }
+  }
+  // B scale [N,G] = [64,16] of E8M0: 2 row blocks x 4 group CELLs.
+  auto scale = make_cube_tile(1024, 64, 16, DataType::E8M0, Layout::CubeM32);
+  ASSERT_TRUE(scale);
+  EXPECT_EQ(storage_index(*scale, 33, 5), (1 * 4 + 1) * 128 + 1 * 4 + 1);
+  EXPECT_FALSE(make_cube_tile(512, 64, 16, DataType::E8M0, Layout::CubeM32));
+}
+
 TEST(CubeLayout, CapacityAndRowLimitsFault) {
   // 16x17 FP16 M16 needs 5 CELLs = 640 B.
   auto small = make_cube_tile(512, 16, 17, DataType::FP16, Layout::CubeM16);

@@ -209,15 +209,17 @@ TEST_F(BlockBuilderTest, FaultedBlockStaysActiveForRetry) {
   EXPECT_EQ(model.state().trap_contexts[0].header.bpc, halt.header.bpc);
 }
 
-// The CUBE unit is not bound yet: a CUBE block raises a clear fault at commit.
-TEST_F(BlockBuilderTest, CubeBlockWithoutUnit) {
+// A CUBE block reaches the CUBE unit at commit: sources that were never
+// loaded fail its preflight at the stop, and the block stays active for retry.
+TEST_F(BlockBuilderTest, CubeBlockWithUnloadedSourcesFaultsAtItsStop) {
   const frontend::Halt halt = expect_trap(
       "  BSTART.TMATMUL FP16\n  B.FPATR None, None, 0, 0, 0, 0, 0, 0, 0, 0\n  B.IOT T0, T1, "
       "mask=1111, last, ->M<4>\n"
       "  BSTOP\n",
-      FaultCode::IllegalInstruction);
-  EXPECT_NE(halt.fault.reason.find("CUBE execution not yet available"), std::string::npos);
+      FaultCode::TileLegality);
   EXPECT_EQ(halt.pc, 12u);
+  EXPECT_TRUE(halt.block.active);
+  EXPECT_EQ(allocated_local_tiles(), 0u);
 }
 
 // §5.5 body entry: a header command after a body instruction raises BundleControl.

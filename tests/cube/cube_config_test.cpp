@@ -11,6 +11,7 @@ TEST(CubeConfig, DefaultsAreThe0585Choices) {
             "mx.scaled_product = hw-fma\n"
             "mx.hif4_nan_base = nan\n"
             "mx.local_scale_layout = cube_m32\n"
+            "mx.local_scale_rows = multi-block\n"
             "mx.tgemv_hif4x2 = reject\n"
             "coop.shared_b_orientation = kn\n"
             "coop.shared_scale_orientation = follow-trans\n"
@@ -53,6 +54,26 @@ TEST(CubeConfig, TgemvHiF4AndHiF4NanBaseKnobs) {
   ASSERT_FALSE(config.set("mx.hif4_nan_base", "fault"));
   core.cube.set_config(config);
   EXPECT_EQ(core.run(block).fault->code, arch::FaultCode::TileLegality);
+}
+
+// A B scale [N,G] with N = 40 spans two CUBE_M32 row blocks: legal in 0.58.5,
+// TileLegality with no effect under the post-seed one-block reading.
+TEST(CubeConfig, LocalScaleRowsLimitsTheBScaleToOneBlock) {
+  Core core;
+  const unsigned a = core.put_cube(kT, DataType::E4M3, Layout::CubeM32, filled(2, 32, 0x38));
+  const unsigned as = core.put_cube(kN, DataType::E8M0, Layout::CubeM32, filled(2, 1, 127));
+  const unsigned b = core.put_cube(kU, DataType::E4M3, Layout::CubeN8, filled(32, 40, 0x38));
+  const unsigned bs = core.put_cube(kN, DataType::E8M0, Layout::CubeM32, filled(40, 1, 127));
+  auto block = cube_block(4, DataType::E4M3, DataType::E4M3, 2, 40, 32);
+  bind_tiles(block, {kM}, {a, as, b, bs}, Core::size_code_for(40 * 128));
+  ASSERT_TRUE(core.run(block).done());
+  EXPECT_EQ(core.read(core.cube.last_destinations()[0]).at(1, 39), 0x42000000u);  // 32 x 1.0
+  CubeConfig config;
+  ASSERT_FALSE(config.set("mx.local_scale_rows", "<=32"));
+  core.cube.set_config(config);
+  const std::uint64_t in_use = core.capacity_in_use();
+  EXPECT_EQ(core.run(block).fault->code, arch::FaultCode::TileLegality);
+  EXPECT_EQ(core.capacity_in_use(), in_use);
 }
 
 TEST(CubeConfig, CctrlRawOutputAndChint) {

@@ -115,6 +115,16 @@ TEST(CubeGemm, PtoV0RawCarrierArithmetic) {
   }
 }
 
+// 0.58.5 Local B scale [N,G] with N > 32: CUBE_M32 with several row blocks
+// (ADR-0101), a partial final block included.
+TEST(CubeGemm, MxBScaleWithSeveralRowBlocks) {
+  std::uint32_t seed = 1000;
+  check({4, DataType::E4M3, DataType::E4M3, 32, 64, 128, seed++});
+  check({5, DataType::E5M2, DataType::HiF4X2, 7, 64, 128, seed++});
+  check({6, DataType::E2M1X2, DataType::E4M3, 16, 33, 100, seed++});
+  check({21, DataType::E4M3, DataType::E1M2X2, 1, 100, 64, seed++});
+}
+
 TEST(CubeGemm, RowMajorLocalScales0583) {
   GemmSpec spec{5, DataType::E4M3, DataType::E5M2, 7, 9, 45, 800};
   spec.row_major_scales = true;

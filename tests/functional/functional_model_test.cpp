@@ -105,6 +105,36 @@ TEST_F(FunctionalTest, BroadcastOfUnpublishedSharedFaults) {
   EXPECT_NE(report.find("B.IOS S9 mask 1111 source"), std::string::npos) << report;
 }
 
+// A cooperative TMATMUL whose Shared B (S3) was never published: the CUBE unit
+// stalls, nothing else can publish S3, so the run stops with a stall report,
+// TPC on the block stop and no D allocated (the block stays active).
+TEST_F(FunctionalTest, UnreadySharedSourceIsAReportedStall) {
+  const functional::RunResult result =
+      run("  BSTART.TLOAD FP16\n  B.DATR ND2M16, DTYPE_NONE, Zero, EQ, NONE, 0, 0\n"
+          "  B.DIM zero, 32, ->LB0\n  B.DIM zero, 16, ->LB1\n  B.IOR [zero, zero]\n"
+          "  B.IOT mask=1111, last, ->T<4>\n  BSTOP\n"
+          "  BSTART.TMATMUL FP16\n  B.DATR NORM, FP16, Zero, EQ, NONE, 0, 0\n"
+          "  B.FPATR None, None, 0, 0, 0, 0, 0, 0, 0, 0\n  B.DIM zero, 40, ->LB0\n"
+          "  B.DIM zero, 16, ->LB1\n  B.DIM zero, 32, ->LB2\n"
+          "  B.IOT T#1, mask=1111, last, ->M<4>\n  B.IOS S3, mask=1111\n  BSTOP\n" +
+          std::string(kHalt));
+  ASSERT_TRUE(result.halt);
+  ASSERT_EQ(result.halt->kind, frontend::HaltKind::Stall) << result.halt->fault.describe();
+  const std::uint64_t stop = 0x3c;  // the second block's BSTOP
+  EXPECT_EQ(result.halt->pc, stop);
+  EXPECT_EQ(model.state().pc, stop);
+  EXPECT_TRUE(model.state().block.active);
+  EXPECT_EQ(allocated_local_tiles(), 1u);  // A only
+  const std::string report = functional::format_fault_report(*result.halt);
+  EXPECT_EQ(report.rfind("stalled: B source Shared S3 not ready: descriptor_valid=0 "
+                         "allocation_mask=0000",
+                         0),
+            0u)
+      << report;
+  EXPECT_NE(report.find("BSTOP"), std::string::npos) << report;
+  EXPECT_EQ(report.find("trap"), std::string::npos) << report;
+}
+
 // block/operands B.IOT capacity: 64 KiB x 4 PEs fills TILE_CAPACITY exactly;
 // the next destination raises TileAllocation with nothing allocated.
 TEST_F(FunctionalTest, CapacityExhaustionRaisesTileAllocation) {

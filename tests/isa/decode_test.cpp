@@ -57,7 +57,7 @@ std::string describe(const DecodedInstruction& d) {
   std::string text = "form=" + std::string(d.form->form_id);
   const auto fields = fields_of(*d.form);
   for (std::size_t i = 0; i < fields.size(); ++i) {
-    text += " f." + std::string(fields[i].name) + "=" + std::to_string(d.fields[i]);
+    text += " f." + std::string(fields[i].name) + "=" + std::to_string(d.field(i));
   }
   return text;
 }

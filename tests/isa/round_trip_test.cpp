@@ -74,8 +74,8 @@ TEST_P(RoundTrip, EveryFormDecodesToItselfAndReassembles) {
         ASSERT_TRUE(d.legal()) << d.illegal_reason();
         ASSERT_EQ(d.variant, variant) << form->form_id;
         for (std::size_t i = 0; i < form->field_count; ++i)
-          ASSERT_EQ(d.fields[i], fields[i]);
-        ASSERT_EQ(encode(*form, d.fields, d.variant), word);
+          ASSERT_EQ(d.field(i), fields[i]);
+        ASSERT_EQ(encode(*form, d.field_values(), d.variant), word);
 
         const std::uint64_t pc = 0x1000;
         const std::string text = instruction_text(d, pc);

@@ -3,6 +3,7 @@
 // operand layouts, the floating-point environment, and rejected operands.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "dot_test_support.hpp"
@@ -42,6 +43,21 @@ void expect_paths_agree(const DotOperands& ops, std::size_t size, const std::str
 void expect_paths_agree(const Problem& p, const std::string& what) {
   const Built built(p);
   expect_paths_agree(built.ops, p.a.rows * p.b.cols, what);
+}
+
+// Stores `m` at `view`'s offsets (zeros elsewhere) and points the view at the
+// returned storage, which must outlive it.
+std::vector<std::uint8_t> lay_out(OperandView& view, const Matrix& m) {
+  const std::size_t span = *std::max_element(view.row_offset.begin(), view.row_offset.end()) +
+                           *std::max_element(view.col_offset.begin(), view.col_offset.end()) + 1;
+  std::vector<std::uint64_t> raw(span, 0);
+  for (std::size_t r = 0; r < m.rows; ++r)
+    for (std::size_t c = 0; c < m.cols; ++c)
+      raw[view.row_offset[r] + view.col_offset[c]] = m.at(r, c);
+  std::vector<std::uint8_t> bytes = store_elements(view.type, raw);
+  view.data = bytes.data();
+  view.size_bytes = bytes.size();
+  return bytes;
 }
 
 TEST(DotPaths, AvxBackendIsUsedOnThisHost) {
@@ -267,35 +283,18 @@ TEST(DotLayouts, SeparableOffsetsDescribeAnyLayout) {
   const Built row_major(p);
   const std::vector<std::uint32_t> want = reference_of(row_major.ops, m * n);
 
-  const std::size_t k_cells = (k + 15) / 16, n_cells = (n + 7) / 8;
-  std::vector<std::uint64_t> a_raw(m * k), b_raw(k_cells * n_cells * 128, 0);
+  const std::size_t k_cells = (k + 15) / 16;
   DotOperands ops = row_major.ops;
-  ops.a.row_offset.assign(m, 0);
-  ops.a.col_offset.assign(k, 0);
   for (std::size_t r = 0; r < m; ++r)
     ops.a.row_offset[r] = r;
   for (std::size_t c = 0; c < k; ++c)
     ops.a.col_offset[c] = c * m;
-  for (std::size_t r = 0; r < m; ++r) {
-    for (std::size_t c = 0; c < k; ++c)
-      a_raw[c * m + r] = p.a.at(r, c);
-  }
-  ops.b.row_offset.assign(k, 0);
-  ops.b.col_offset.assign(n, 0);
   for (std::size_t r = 0; r < k; ++r)
     ops.b.row_offset[r] = (r / 16) * 128 + r % 16;
   for (std::size_t c = 0; c < n; ++c)
     ops.b.col_offset[c] = (c / 8) * k_cells * 128 + (c % 8) * 16;
-  for (std::size_t r = 0; r < k; ++r) {
-    for (std::size_t c = 0; c < n; ++c)
-      b_raw[ops.b.row_offset[r] + ops.b.col_offset[c]] = p.b.at(r, c);
-  }
-  const std::vector<std::uint8_t> a_bytes = store_elements(DataType::E4M3, a_raw);
-  const std::vector<std::uint8_t> b_bytes = store_elements(DataType::E5M2, b_raw);
-  ops.a.data = a_bytes.data();
-  ops.a.size_bytes = a_bytes.size();
-  ops.b.data = b_bytes.data();
-  ops.b.size_bytes = b_bytes.size();
+  const std::vector<std::uint8_t> a_bytes = lay_out(ops.a, p.a);
+  const std::vector<std::uint8_t> b_bytes = lay_out(ops.b, p.b);
   EXPECT_EQ(reference_of(ops, m * n), want);
   expect_paths_agree(ops, m * n, "blocked layouts");
 }
@@ -322,7 +321,6 @@ TEST(DotLayouts, CubeM16CellsGiveTheRowMajorResults) {
       const Built row_major(p);
       const std::vector<std::uint32_t> want = reference_of(row_major.ops, m * n);
 
-      const std::size_t cells = (k + c.cell_cols - 1) / c.cell_cols;
       auto inner = [&](std::size_t col) {
         if (c.cell_cols != 16 || col < 4 || col >= 12) return col;
         return col < 8 ? col + 4 : col - 4;
@@ -333,18 +331,62 @@ TEST(DotLayouts, CubeM16CellsGiveTheRowMajorResults) {
       for (std::size_t col = 0; col < k; ++col) {
         ops.a.col_offset[col] = (col / c.cell_cols) * 16 * c.cell_cols + inner(col % c.cell_cols);
       }
-      std::vector<std::uint64_t> a_raw(cells * 16 * c.cell_cols, 0);
-      for (std::size_t r = 0; r < m; ++r) {
-        for (std::size_t col = 0; col < k; ++col) {
-          a_raw[ops.a.row_offset[r] + ops.a.col_offset[col]] = p.a.at(r, col);
-        }
-      }
-      const std::vector<std::uint8_t> a_bytes = store_elements(c.a, a_raw);
-      ops.a.data = a_bytes.data();
-      ops.a.size_bytes = a_bytes.size();
+      const std::vector<std::uint8_t> a_bytes = lay_out(ops.a, p.a);
       EXPECT_EQ(reference_of(ops, m * n), want);
       expect_paths_agree(ops, m * n, "CUBE_M16 A");
     }
+  }
+}
+
+// CUBE_M32 A (32-row CELLs of 1024/(32*bits) columns, stacked along K) and
+// CUBE_N8 B (CELLs of 128/bits K rows x 8 columns, column-major inside,
+// K-fastest) for every widened element width: the panels gather CELL runs and
+// transpose 8 x 8 blocks of N8 columns; FP32 N8 (4-row CELLs) and the last
+// partial blocks take the element-wise moves. A as a column-major slice of a
+// wider buffer spans too much storage to stage and takes the generic path.
+TEST(DotLayouts, CubeCellGridsGiveTheRowMajorResults) {
+  struct Case {
+    DataType a, b;
+    bool mx;
+  };
+  const Case cases[] = {{DataType::E4M3, DataType::E5M2, true},
+                        {DataType::FP16, DataType::BF16, false},
+                        {DataType::FP32, DataType::FP16, false},
+                        {DataType::HiF8, DataType::FP32, false},
+                        {DataType::BF16, DataType::E4M3, true}};
+  std::mt19937_64 rng(23);
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(name(c.a)) + " x " + std::string(name(c.b)));
+    const std::size_t m = 29, n = 45, k = 70;
+    const Problem p =
+        testing::random_problem(NumericProfile::Hardware, c.a, c.b, c.mx, m, n, k, true, true, rng);
+    const Built row_major(p);
+    const std::vector<std::uint32_t> want = reference_of(row_major.ops, m * n);
+
+    DotOperands ops = row_major.ops;
+    const std::size_t a_bits = info(c.a).storage_bits, b_bits = info(c.b).storage_bits;
+    const std::size_t a_cols = 1024 / (32 * a_bits), b_rows = 128 / b_bits;
+    const std::size_t k_cells = (k + b_rows - 1) / b_rows;
+    for (std::size_t r = 0; r < m; ++r)
+      ops.a.row_offset[r] = r * a_cols;
+    for (std::size_t col = 0; col < k; ++col)
+      ops.a.col_offset[col] = (col / a_cols) * 32 * a_cols + col % a_cols;
+    for (std::size_t r = 0; r < k; ++r)
+      ops.b.row_offset[r] = (r / b_rows) * 8 * b_rows + r % b_rows;
+    for (std::size_t col = 0; col < n; ++col)
+      ops.b.col_offset[col] = (col / 8) * k_cells * 8 * b_rows + (col % 8) * b_rows;
+    const std::vector<std::uint8_t> a_bytes = lay_out(ops.a, p.a);
+    const std::vector<std::uint8_t> b_bytes = lay_out(ops.b, p.b);
+    EXPECT_EQ(reference_of(ops, m * n), want);
+    expect_paths_agree(ops, m * n, "CUBE_M32 A, CUBE_N8 B");
+
+    // Rows 100..128 of a 160-row column-major A.
+    for (std::size_t r = 0; r < m; ++r)
+      ops.a.row_offset[r] = 100 + r;
+    for (std::size_t col = 0; col < k; ++col)
+      ops.a.col_offset[col] = col * 160;
+    const std::vector<std::uint8_t> wide_bytes = lay_out(ops.a, p.a);
+    expect_paths_agree(ops, m * n, "column-major slice of A");
   }
 }
 

@@ -276,6 +276,36 @@ TEST(PostProcess, RowMatchesElementsAndPacksS4) {
   EXPECT_EQ(bytes[2], static_cast<std::uint8_t>(out[4]));  // odd tail: high nibble 0
 }
 
+// A QuantParameter or alpha may hold any dyadic, not only a decoded FP19
+// value: a product that leaves 64-bit words takes the 128-bit path, with the
+// same results as the reference helpers (the S32 wrap keeps its low bits).
+TEST(PostProcess, WideMultipliersMatchTheReferenceHelpers) {
+  const Dyadic scale{false, (uint128{1} << 40) + 3, -45};
+  const Dyadic alpha{false, (uint128{1} << 40) + 3, 0};
+  QuantParameter requant;
+  requant.scale = scale;
+  requant.offset = -3;
+  QuantParameter dequant;
+  dequant.scale = scale;
+  const PostProcess req8(3, 0, DataType::S32, {RNE, false});
+  const PostProcess deqf16(5, 0, DataType::S32, {RoundingMode::RTZ, true});
+  const PostProcess lrelu(0, kReluScalar, DataType::S32, {NONE, false});
+  for (const std::int32_t v : {0x7FFFFFFF, -0x7FFFFFFF, -0x7FFFFFFF - 1, 123456789, -5, 0}) {
+    const Dyadic x = dyadic_from_integer(v);
+    EXPECT_EQ(req8.element(static_cast<std::uint32_t>(v), requant, Dyadic{}),
+              matrix_quantized_affine(x, scale, -3, 9, DataType::S8, {RNE, false}))
+        << v;
+    EXPECT_EQ(
+        deqf16.element(static_cast<std::uint32_t>(v), dequant, Dyadic{}),
+        reference_binary16_encoding(multiply(x, scale), DataType::FP16, {RoundingMode::RTZ, true}))
+        << v;
+    EXPECT_EQ(lrelu.element(static_cast<std::uint32_t>(v), QuantParameter{}, alpha),
+              reference_matrix_integer_encoding(v < 0 ? multiply(x, alpha) : x, DataType::S32,
+                                                {RNE, false}))
+        << v;
+  }
+}
+
 // PTO-AVS RED-* rows: TileProfileMatrixReductionStepWithFlags and the
 // RowMax/GroupMax drivers of CommitMatrixResult.
 TEST(MatrixReduction, AvsRows) {

@@ -75,14 +75,14 @@ TEST(VectorChecker, PrintsOnlyTheFirstMismatchesButCountsAll) {
 
 TEST(VectorChecker, RejectsMalformedLinesWithFileLineAndReason) {
   const CheckRun run = check(
-      "sum a=1 b=2 out=3\n"           // no arrow
-      "sum a=1 -> out=1\n"            // missing input
-      "sum a=1 b=2 c=3 -> out=3\n"    // unknown input
-      "sum a=1 b=2 -> out=3 x=1\n"    // unknown output
-      "sum a=1 a=2 b=2 -> out=3\n"    // duplicate key
-      "sum a=zz b=2 -> out=3\n"       // unparsable value
-      "mul a=1 b=2 -> out=2\n"        // unknown kind
-      "sum a=1 b -> out=3\n");        // not key=value
+      "sum a=1 b=2 out=3\n"         // no arrow
+      "sum a=1 -> out=1\n"          // missing input
+      "sum a=1 b=2 c=3 -> out=3\n"  // unknown input
+      "sum a=1 b=2 -> out=3 x=1\n"  // unknown output
+      "sum a=1 a=2 b=2 -> out=3\n"  // duplicate key
+      "sum a=zz b=2 -> out=3\n"     // unparsable value
+      "mul a=1 b=2 -> out=2\n"      // unknown kind
+      "sum a=1 b -> out=3\n");      // not key=value
   EXPECT_EQ(run.malformed, 8u);
   EXPECT_EQ(run.passed, 0u);
   EXPECT_THAT(run.report, HasSubstr("t.vec:1: malformed: no '->'"));

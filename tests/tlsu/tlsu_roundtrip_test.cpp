@@ -88,7 +88,7 @@ TEST(TlsuRoundTrip, CubeLayoutsMatchIndependentStorageIndices) {
     unsigned rows;
   };
   const Code codes[] = {{22, 25, arch::Layout::CubeM16, 13},
-                        {21, 24, arch::Layout::CubeM32, 31},
+                        {21, 24, arch::Layout::CubeM32, 45},  // two row blocks
                         {23, 26, arch::Layout::CubeN8, 37}};
   for (DataType type : types) {
     for (const Code& code : codes) {
@@ -101,7 +101,7 @@ TEST(TlsuRoundTrip, CubeLayoutsMatchIndependentStorageIndices) {
       load.datr.data_type = arch::kDataTypeNoneCode;
       dims(load, valid_cols, code.rows);
       ior(load, 0x2000, stride);
-      destination(load, 2, 6);  // M hand, 4 KiB
+      destination(load, 2, 7);  // M hand, 8 KiB
       auto fault = core.run(load);
       ASSERT_FALSE(fault) << numeric::name(type) << " " << fault->describe();
       const arch::LocalTile& tile = core.local.at(32);
@@ -124,7 +124,10 @@ TEST(TlsuRoundTrip, CubeLayoutsMatchIndependentStorageIndices) {
               if (code.layout == arch::Layout::CubeM16 && bits == 4 && ic >= 4 && ic < 12) {
                 ic = ic < 8 ? ic + 4 : ic - 4;
               }
-              slot = (c / cell_cols) * cell_rows * cell_cols + r * cell_cols + ic;
+              // M32 row blocks follow all column CELLs of the block above.
+              const unsigned column_cells = (valid_cols + cell_cols - 1) / cell_cols;
+              slot = ((r / cell_rows) * column_cells + c / cell_cols) * cell_rows * cell_cols +
+                     (r % cell_rows) * cell_cols + ic;
             }
             const std::uint64_t expected = r < code.rows && c < valid_cols
                                                ? gm_element(core.memory, 0x2000, stride, r, c, type)

@@ -1,0 +1,55 @@
+// One CUBE PE as a SystemC module; the platform instantiates four. The
+// builder sends a CUBE block to PE0..PE3 in order. ADR 0078 makes a CUBE
+// block a rendezvous: the combined preflight across the four PEs passes
+// before any PE has any effect, and D, RowMaxOut, GroupMaxOut and the flags
+// publish together. So the first PE the block reaches runs the block's
+// semantics (cube::CubeUnit, shared by the four PEs: every PE's rows into
+// staging, then the atomic publish), and each PE then accounts its own rows:
+// it reads its Shared operands through the fabric (waiting for their
+// readiness), computes for
+//   cube_base_cycles + ceil(rows/16) * ceil(K/k_step(A)) * ceil(N/16) * factor(A)
+// and hands its accumulator rows to the B.FPATR unit.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "cube/block_executor.hpp"
+#include "cube/cube_unit.hpp"
+#include "sc_common/activity_log.hpp"
+#include "sc_common/block_transaction.hpp"
+#include "sc_common/timing_config.hpp"
+
+namespace ptovp::cube {
+
+class CubePeModule : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<CubePeModule> block_socket;
+  tlm_utils::simple_initiator_socket<CubePeModule> fabric_socket;
+  tlm_utils::simple_initiator_socket<CubePeModule> fpatr_socket;
+
+  CubePeModule(const sc_core::sc_module_name& name, unsigned pe, CubeUnit& array,
+               const arch::LocalTileFile& local, StallHandler on_stall, const sc_common::TimingConfig& timing,
+               sc_common::ActivityLog& log);
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
+  // The rendezvous: runs the block once for all four PEs.
+  void execute(sc_common::BlockTransaction& transaction);
+  // When this PE's Shared operands are ready (the fabric's answer), from `start`.
+  sc_core::sc_time shared_sources_ready(const arch::BlockDescriptor& block,
+                                        sc_core::sc_time start);
+
+  unsigned pe_;
+  CubeUnit& array_;
+  const arch::LocalTileFile& local_;
+  StallHandler on_stall_;
+  const sc_common::TimingConfig& timing_;
+  sc_common::ActivityLog& log_;
+  sc_core::sc_time free_at_ = sc_core::SC_ZERO_TIME;
+  tlm::tlm_generic_payload fabric_payload_;
+};
+
+}  // namespace ptovp::cube

@@ -1,0 +1,37 @@
+#include "fpatr/fpatr_module.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "sc_common/block_name.hpp"
+#include "sc_common/block_transaction.hpp"
+#include "sc_common/fabric_access.hpp"
+
+namespace ptovp::fpatr {
+
+FpatrModule::FpatrModule(const sc_core::sc_module_name& name,
+                         const sc_common::TimingConfig& timing, sc_common::ActivityLog& log)
+    : sc_module(name), socket("socket"), timing_(timing), log_(log) {
+  socket.register_b_transport(this, &FpatrModule::b_transport);
+}
+
+void FpatrModule::b_transport(int, tlm::tlm_generic_payload& payload, sc_core::sc_time&) {
+  auto* transaction = payload.get_extension<sc_common::BlockTransaction>();
+  auto* rows = payload.get_extension<sc_common::PeRows>();
+  if (transaction == nullptr || rows == nullptr) {
+    payload.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return;
+  }
+  const sc_core::sc_time start = std::max(rows->ready, free_at_);
+  const std::uint64_t elements = std::uint64_t{rows->rows} * rows->columns;
+  free_at_ = start + timing_.cycles(timing_.fpatr_cycles(elements));
+  transaction->done_at = std::max(transaction->done_at, free_at_);
+  log_.busy(sc_common::Unit::Fpatr, start, free_at_,
+            sc_common::block_mnemonic(*transaction->block),
+            log_.keeps_slices() ? fmt::format("PE{} {}x{}", rows->pe, rows->rows, rows->columns)
+                                : std::string());
+  payload.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+}  // namespace ptovp::fpatr

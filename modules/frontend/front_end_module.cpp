@@ -1,0 +1,67 @@
+#include "frontend/front_end_module.hpp"
+
+#include <algorithm>
+
+#include "frontend/stall_halt.hpp"
+#include "sc_common/dmi_check.hpp"
+
+namespace ptovp::frontend {
+
+FrontEndModule::FrontEndModule(const sc_core::sc_module_name& name, arch::ArchState& state,
+                               memory::Memory& ram, block_builder::BlockBuilder& builder,
+                               std::ostream& out, std::ostream& err, FrontEndOptions options,
+                               const sc_common::TimingConfig& timing,
+                               sc_common::ActivityLog& log)
+    : sc_module(name),
+      memory_socket("memory_socket"),
+      state_(state),
+      ram_(ram),
+      log_(log),
+      instruction_time_(timing.cycles(timing.frontend_cycles_per_instruction)),
+      front_end_(state, ram, builder, out, err, options) {
+  SC_HAS_PROCESS(FrontEndModule);
+  SC_THREAD(run);
+}
+
+void FrontEndModule::end_of_elaboration() {
+  sc_common::require_dmi(*this, memory_socket, ram_);
+}
+
+void FrontEndModule::run() {
+  wait(start_);
+  log_.count_activation(sc_common::Unit::FrontEnd);
+  quantum_.reset();
+  const sc_core::sc_time begin = current_time();
+  // Instructions per quantum: the keeper is updated (and the thread yields)
+  // once per quantum instead of once per instruction.
+  const auto per_quantum = std::max<std::uint64_t>(
+      1, static_cast<std::uint64_t>(tlm::tlm_global_quantum::instance().get() / instruction_time_));
+  while (limit_ == 0 || front_end_.instructions() < limit_) {
+    try {
+      halt_ = front_end_.step();
+    } catch (const Stalled& stalled) {
+      // The unit changed nothing: unwinding out of the block stop leaves TPC on the stop.
+      halt_ = stall_halt(front_end_, state_, stalled.reason);
+    }
+    ++pending_;
+    if (halt_) break;
+    if (pending_ == per_quantum) {
+      quantum_.inc(instruction_time_ * static_cast<double>(pending_));
+      pending_ = 0;
+      quantum_.sync();
+      log_.count_activation(sc_common::Unit::FrontEnd);
+    }
+  }
+  const sc_core::sc_time end = current_time();
+  quantum_.inc(instruction_time_ * static_cast<double>(pending_));
+  pending_ = 0;
+  log_.busy(sc_common::Unit::FrontEnd, begin, end, "instructions");
+  // The run ends when the last block the front end issued has finished.
+  quantum_.sync();
+  if (log_.last_end() > sc_core::sc_time_stamp()) {
+    wait(log_.last_end() - sc_core::sc_time_stamp());
+    log_.count_activation(sc_common::Unit::FrontEnd);
+  }
+}
+
+}  // namespace ptovp::frontend

@@ -1,0 +1,57 @@
+#include "memory/memory_module.hpp"
+
+#include <algorithm>
+
+namespace ptovp::memory {
+
+MemoryModule::MemoryModule(const sc_core::sc_module_name& name, std::uint64_t base,
+                           std::uint64_t size, const sc_core::sc_time& access_latency)
+    : sc_module(name), socket("socket"), memory_(base, size), access_latency_(access_latency) {
+  socket.register_b_transport(this, &MemoryModule::b_transport);
+  socket.register_get_direct_mem_ptr(this, &MemoryModule::get_direct_mem_ptr);
+  socket.register_transport_dbg(this, &MemoryModule::transport_dbg);
+}
+
+bool MemoryModule::access(tlm::tlm_generic_payload& payload) {
+  if (payload.get_byte_enable_ptr() != nullptr) {
+    payload.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+    return false;
+  }
+  const std::uint64_t address = payload.get_address();
+  const std::uint64_t length = payload.get_data_length();
+  std::uint8_t* bytes = memory_.direct(address, length);
+  if (bytes == nullptr) {
+    payload.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return false;
+  }
+  if (payload.is_read()) {
+    std::copy(bytes, bytes + length, payload.get_data_ptr());
+  } else if (payload.is_write()) {
+    std::copy(payload.get_data_ptr(), payload.get_data_ptr() + length, bytes);
+  }
+  payload.set_response_status(tlm::TLM_OK_RESPONSE);
+  return true;
+}
+
+void MemoryModule::b_transport(int, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+  if (access(payload)) {
+    delay += access_latency_;
+    payload.set_dmi_allowed(true);
+  }
+}
+
+bool MemoryModule::get_direct_mem_ptr(int, tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
+  dmi.set_dmi_ptr(memory_.direct(memory_.base(), memory_.size()));
+  dmi.set_start_address(memory_.base());
+  dmi.set_end_address(memory_.base() + memory_.size() - 1);
+  dmi.allow_read_write();
+  dmi.set_read_latency(access_latency_);
+  dmi.set_write_latency(access_latency_);
+  return true;
+}
+
+unsigned int MemoryModule::transport_dbg(int, tlm::tlm_generic_payload& payload) {
+  return access(payload) ? payload.get_data_length() : 0u;
+}
+
+}  // namespace ptovp::memory

@@ -1,0 +1,42 @@
+// The memory as a TLM-2.0 target (Accellera lt_dmi_target idiom): b_transport
+// for reads and writes with an annotated access latency, DMI over the whole
+// RAM (read and write) and transport_dbg for loaders and dumps. It owns the
+// RAM (memory::Memory); initiators reach its bytes only through the socket.
+#pragma once
+
+#include <cstdint>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include "memory/memory.hpp"
+
+namespace ptovp::memory {
+
+class MemoryModule : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<MemoryModule> socket;  // any number of initiators
+
+  // Throws std::invalid_argument for an impossible window (as memory::Memory).
+  MemoryModule(const sc_core::sc_module_name& name, std::uint64_t base, std::uint64_t size,
+               const sc_core::sc_time& access_latency);
+
+  // The RAM the DMI grant maps: the semantics classes of the initiators that
+  // hold the grant (front end, TLSU) address it through Memory::direct(),
+  // which is the granted host pointer.
+  Memory& storage() { return memory_; }
+  const Memory& storage() const { return memory_; }
+
+ private:
+  void b_transport(int initiator, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
+  bool get_direct_mem_ptr(int initiator, tlm::tlm_generic_payload& payload, tlm::tlm_dmi& dmi);
+  unsigned int transport_dbg(int initiator, tlm::tlm_generic_payload& payload);
+  // Copies the payload's bytes; false (and the response set) when it is outside the RAM.
+  bool access(tlm::tlm_generic_payload& payload);
+
+  Memory memory_;
+  sc_core::sc_time access_latency_;
+};
+
+}  // namespace ptovp::memory

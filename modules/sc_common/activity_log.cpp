@@ -1,0 +1,24 @@
+#include "sc_common/activity_log.hpp"
+
+namespace ptovp::sc_common {
+
+std::string_view unit_name(Unit unit) {
+  static constexpr std::array<std::string_view, kUnitCount> kNames{
+      "front end", "builder", "PE0", "PE1", "PE2", "PE3", "FPATR", "TLSU", "fabric"};
+  return kNames[static_cast<std::size_t>(unit)];
+}
+
+void ActivityLog::busy(Unit unit, const sc_core::sc_time& start, const sc_core::sc_time& end,
+                       std::string_view name, std::string detail) {
+  busy_[static_cast<std::size_t>(unit)] += end - start;
+  if (end > last_end_) last_end_ = end;
+  if (keep_slices_) slices_.push_back({unit, start, end, std::string(name), std::move(detail)});
+}
+
+void ActivityLog::capacity(const sc_core::sc_time& time, std::uint64_t bytes) {
+  if (!keep_slices_) return;
+  if (!capacity_.empty() && capacity_.back().value == bytes) return;
+  capacity_.push_back({time, bytes});
+}
+
+}  // namespace ptovp::sc_common

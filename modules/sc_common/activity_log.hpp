@@ -1,0 +1,89 @@
+// What the platform's units did, in simulated time: busy intervals (one
+// slice per block per unit) with their mnemonic and shapes, the tile capacity
+// counter, and the run's statistics (busy time per unit, blocks by kind, bytes
+// moved, MACs by type, faults, SystemC process activations). Units append as
+// they annotate time; platform/systemc turns it into the trace, the stats and
+// the VCD. Slices are kept only when a trace or VCD was asked for.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <systemc>
+
+namespace ptovp::sc_common {
+
+// One track per unit.
+enum class Unit : std::uint8_t { FrontEnd, Builder, Pe0, Pe1, Pe2, Pe3, Fpatr, Tlsu, Fabric };
+inline constexpr std::size_t kUnitCount = 9;
+std::string_view unit_name(Unit unit);
+// Picoseconds of a time: the kernel's default resolution, which the platform keeps.
+inline std::uint64_t picoseconds(const sc_core::sc_time& time) {
+  return time.value();
+}
+
+inline Unit pe_unit(unsigned pe) { return static_cast<Unit>(static_cast<unsigned>(Unit::Pe0) + pe); }
+
+struct Slice {
+  Unit unit;
+  sc_core::sc_time start;
+  sc_core::sc_time end;
+  std::string name;    // the block's mnemonic, e.g. "TMATMUL.BIAS"
+  std::string detail;  // shapes and types, e.g. "M=16 K=64 N=32 A=E4M3 B=E4M3"
+};
+
+struct CounterSample {
+  sc_core::sc_time time;
+  std::uint64_t value;
+};
+
+class ActivityLog {
+ public:
+  explicit ActivityLog(bool keep_slices = false) : keep_slices_(keep_slices) {}
+
+  bool keeps_slices() const { return keep_slices_; }
+
+  // A unit was busy over [start, end); `name` and `detail` are kept for the trace.
+  void busy(Unit unit, const sc_core::sc_time& start, const sc_core::sc_time& end,
+            std::string_view name, std::string detail = {});
+  // The tile capacity in use (Local + Shared bytes) changed at `time`.
+  void capacity(const sc_core::sc_time& time, std::uint64_t bytes);
+
+  void count_block(std::string_view kind) { ++blocks_[std::string(kind)]; }
+  void count_fault(std::string_view code) { ++faults_[std::string(code)]; }
+  void count_macs(std::string_view type, std::uint64_t macs) { macs_[std::string(type)] += macs; }
+  void count_bytes(std::string_view direction, std::uint64_t bytes) {
+    bytes_[std::string(direction)] += bytes;
+  }
+  void count_activation(Unit unit) { ++activations_[static_cast<std::size_t>(unit)]; }
+
+  const std::vector<Slice>& slices() const { return slices_; }
+  const std::vector<CounterSample>& capacity_samples() const { return capacity_; }
+  const sc_core::sc_time& busy_time(Unit unit) const {
+    return busy_[static_cast<std::size_t>(unit)];
+  }
+  // The end of the last busy interval of any unit.
+  const sc_core::sc_time& last_end() const { return last_end_; }
+  std::uint64_t activations(Unit unit) const {
+    return activations_[static_cast<std::size_t>(unit)];
+  }
+  const std::map<std::string, std::uint64_t>& blocks() const { return blocks_; }
+  const std::map<std::string, std::uint64_t>& faults() const { return faults_; }
+  const std::map<std::string, std::uint64_t>& macs() const { return macs_; }
+  const std::map<std::string, std::uint64_t>& bytes() const { return bytes_; }
+
+ private:
+  bool keep_slices_;
+  std::vector<Slice> slices_;
+  std::vector<CounterSample> capacity_;
+  std::array<sc_core::sc_time, kUnitCount> busy_{};
+  std::array<std::uint64_t, kUnitCount> activations_{};
+  sc_core::sc_time last_end_ = sc_core::SC_ZERO_TIME;
+  std::map<std::string, std::uint64_t> blocks_, faults_, macs_, bytes_;
+};
+
+}  // namespace ptovp::sc_common

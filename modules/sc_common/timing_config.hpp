@@ -1,0 +1,46 @@
+// The loosely timed platform's latency models (docs/platform.md): one clock,
+// the temporal-decoupling quantum and one formula per unit. Every field is a
+// configuration key (platform/config); the defaults are the CostModel-style
+// numbers of research/anchors.md §2.2.
+#pragma once
+
+#include <cstdint>
+
+#include <systemc>
+
+#include "numeric/data_type.hpp"
+
+namespace ptovp::sc_common {
+
+struct TimingConfig {
+  std::uint64_t clock_period_ps = 1000;  // clock.period_ps: 1 GHz
+  std::uint64_t quantum_ns = 1000;       // quantum.ns: temporal decoupling
+  std::uint64_t frontend_cycles_per_instruction = 1;
+  std::uint64_t builder_cycles_per_block = 1;
+  std::uint64_t cube_base_cycles = 6;
+  std::uint64_t cube_k_step_bytes = 32;  // K bytes per step: k_step(type) = 8*bytes/bits(type)
+  std::uint64_t cube_cycles_per_step = 1;
+  std::uint64_t cube_cycles_per_step_fp32 = 2;
+  std::uint64_t fpatr_group_elements = 256;  // one 16x16 fractal per cycle
+  std::uint64_t fpatr_cycles_per_group = 1;
+  std::uint64_t tlsu_bytes_per_cycle = 64;
+  std::uint64_t tlsu_latency_cycles = 20;
+  std::uint64_t fabric_publish_cycles = 4;
+
+  sc_core::sc_time cycles(std::uint64_t n) const {
+    return sc_core::sc_time(static_cast<double>(n * clock_period_ps), sc_core::SC_PS);
+  }
+  sc_core::sc_time quantum() const {
+    return sc_core::sc_time(static_cast<double>(quantum_ns), sc_core::SC_NS);
+  }
+
+  // base + ceil(M/16) * ceil(K/k_step(A)) * ceil(N/16) * factor(A); 0 for M = 0.
+  std::uint64_t cube_cycles(std::uint64_t m, std::uint64_t k, std::uint64_t n,
+                            numeric::DataType a_type) const;
+  // ceil(elements / group) * cycles per group.
+  std::uint64_t fpatr_cycles(std::uint64_t elements) const;
+  // The fixed latency plus ceil(bytes / bandwidth).
+  std::uint64_t tlsu_cycles(std::uint64_t bytes) const;
+};
+
+}  // namespace ptovp::sc_common

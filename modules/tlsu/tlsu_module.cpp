@@ -1,0 +1,114 @@
+#include "tlsu/tlsu_module.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "sc_common/block_name.hpp"
+#include "sc_common/block_transaction.hpp"
+#include "sc_common/dmi_check.hpp"
+#include "sc_common/fabric_access.hpp"
+
+namespace ptovp::tlsu {
+
+namespace {
+
+std::uint64_t valid_bytes(const arch::TileInfo& info) {
+  return (std::uint64_t{info.valid_rows} * info.valid_columns * arch::element_bits(info.data_type) +
+          7) /
+         8;
+}
+
+}  // namespace
+
+TlsuModule::TlsuModule(const sc_core::sc_module_name& name, memory::Memory& ram,
+                       arch::LocalTileFile& local, fabric::Fabric& fabric,
+                       const sc_common::TimingConfig& timing, sc_common::ActivityLog& log)
+    : sc_module(name),
+      block_socket("block_socket"),
+      memory_socket("memory_socket"),
+      fabric_socket("fabric_socket"),
+      ram_(ram),
+      local_(local),
+      fabric_(fabric),
+      timing_(timing),
+      log_(log),
+      tlsu_(ram, local, fabric) {
+  block_socket.register_b_transport(this, &TlsuModule::b_transport);
+}
+
+void TlsuModule::end_of_elaboration() {
+  sc_common::require_dmi(*this, memory_socket, ram_);
+}
+
+sc_core::sc_time TlsuModule::shared_access(unsigned id, bool update, const sc_core::sc_time& time) {
+  sc_common::SharedAccess access;
+  access.id = id;
+  access.update = update;
+  access.time = time;
+  fabric_payload_.set_command(update ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  fabric_payload_.set_extension(&access);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  fabric_socket->b_transport(fabric_payload_, delay);
+  fabric_payload_.clear_extension(&access);
+  return access.time;
+}
+
+std::uint64_t TlsuModule::bytes_moved(const arch::BlockDescriptor& block) const {
+  if (auto index = tlsu_.last_destination()) {
+    const arch::LocalTile& tile = local_.at(*index);
+    return valid_bytes(tile.info()) * arch::pe_count(tile.allocation_mask());
+  }
+  for (unsigned i = 0; i < block.tile_count; ++i) {
+    const arch::TileBinding& binding = block.tiles[i];
+    if (binding.source_count == 0) continue;
+    if (auto index = local_.resolve_source(binding.source[0]))
+      return valid_bytes(local_.at(*index).info()) * arch::pe_count(binding.pe_mask);
+  }
+  if (block.shared_count > 0) return valid_bytes(fabric_.tiles().at(block.shared[0].shared_id).info);
+  // TPREFETCH: LB1 rows of LB0 elements (absent = 1).
+  const auto dim = [&](unsigned i) { return block.dims[i].present ? block.dims[i].value : 1u; };
+  const auto type = numeric::data_type_from_code(block.data_type);
+  return dim(0) * dim(1) * (type ? arch::memory_element_bytes(*type) : 1u);
+}
+
+void TlsuModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+  auto* transaction = payload.get_extension<sc_common::BlockTransaction>();
+  if (transaction == nullptr) {
+    payload.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return;
+  }
+  const arch::BlockDescriptor& block = *transaction->block;
+  sc_core::sc_time start = std::max({sc_core::sc_time_stamp() + delay, transaction->ready_at,
+                                     free_at_});
+  for (unsigned i = 0; i < block.shared_count; ++i) {
+    if (!block.shared[i].is_destination())
+      start = std::max(start, shared_access(block.shared[i].shared_id, false, start));
+  }
+  transaction->executed = true;
+  transaction->fault = tlsu_.execute(block, transaction->tile_capacity);
+  sc_common::acknowledge(payload);
+  if (transaction->fault) return;
+
+  const std::uint64_t bytes = bytes_moved(block);
+  const sc_core::sc_time end = start + timing_.cycles(timing_.tlsu_cycles(bytes));
+  free_at_ = end;
+  transaction->done_at = end;
+  if (auto index = tlsu_.last_destination()) transaction->add_destination(*index);
+  for (unsigned i = 0; i < block.shared_count; ++i) {
+    if (block.shared[i].is_destination()) {
+      transaction->done_at =
+          std::max(transaction->done_at, shared_access(block.shared[i].shared_id, true, end));
+    }
+  }
+  const std::string_view mnemonic = sc_common::block_mnemonic(block);
+  const bool to_memory = block.is_tlsu(arch::TlsuFunction::TStore) ||
+                         block.is_tlsu(arch::TlsuFunction::TStoreSPart);
+  const bool from_memory = block.is_tlsu(arch::TlsuFunction::TLoad) ||
+                           block.is_tlsu(arch::TlsuFunction::TPrefetch);
+  log_.count_bytes(to_memory ? "stored" : from_memory ? "loaded" : "moved", bytes);
+  log_.busy(sc_common::Unit::Tlsu, start, end, mnemonic,
+            log_.keeps_slices() ? fmt::format("{} bytes", bytes) : std::string());
+}
+
+}  // namespace ptovp::tlsu

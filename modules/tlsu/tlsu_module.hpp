@@ -1,0 +1,52 @@
+// The tile load/store unit as a SystemC module: a target for TLSU block
+// transactions from the builder, an initiator to memory (it holds a DMI grant
+// over the whole RAM, which tlsu::Tlsu addresses through memory::Memory) and
+// to the fabric (Shared readiness and publication).
+//
+// Timing: a block starts when it is ready (dispatch and Local sources), its
+// Shared sources are ready and the previous TLSU block is done, and takes
+// tlsu_latency_cycles + ceil(bytes / tlsu_bytes_per_cycle). Blocks run one at
+// a time in program order, so GM effects keep program order.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "sc_common/activity_log.hpp"
+#include "sc_common/timing_config.hpp"
+#include "tlsu/tlsu.hpp"
+
+namespace ptovp::tlsu {
+
+class TlsuModule : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<TlsuModule> block_socket;
+  tlm_utils::simple_initiator_socket<TlsuModule> memory_socket;
+  tlm_utils::simple_initiator_socket<TlsuModule> fabric_socket;
+
+  TlsuModule(const sc_core::sc_module_name& name, memory::Memory& ram,
+             arch::LocalTileFile& local, fabric::Fabric& fabric,
+             const sc_common::TimingConfig& timing, sc_common::ActivityLog& log);
+
+ private:
+  void end_of_elaboration() override;
+  void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
+  // Asks the fabric about S<id>: when it is ready (a read), or publishes an
+  // update finished at `time`; returns the ready time.
+  sc_core::sc_time shared_access(unsigned id, bool update, const sc_core::sc_time& time);
+  // Bytes the finished block moved, from the tile it filled or drained.
+  std::uint64_t bytes_moved(const arch::BlockDescriptor& block) const;
+
+  memory::Memory& ram_;
+  const arch::LocalTileFile& local_;
+  const fabric::Fabric& fabric_;
+  const sc_common::TimingConfig& timing_;
+  sc_common::ActivityLog& log_;
+  Tlsu tlsu_;
+  sc_core::sc_time free_at_ = sc_core::SC_ZERO_TIME;
+  tlm::tlm_generic_payload fabric_payload_;
+};
+
+}  // namespace ptovp::tlsu

@@ -1,0 +1,221 @@
+#include "config/platform_config.hpp"
+
+#include <fstream>
+#include <functional>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace ptovp::config {
+
+using nlohmann::json;
+
+namespace {
+
+// A numeric key: its field and the smallest value a run can use.
+struct NumberKey {
+  std::string_view key;
+  std::uint64_t minimum;
+  std::function<std::uint64_t&(PlatformConfig&)> field;
+};
+
+// A choice key: its value names in enum order and the field as a byte.
+struct ChoiceKey {
+  std::string_view key;
+  std::vector<std::string_view> values;
+  std::function<std::uint8_t&(PlatformConfig&)> field;
+};
+
+template <typename E>
+std::uint8_t& byte_of(E& e) {
+  static_assert(sizeof(E) == 1, "choice enums are one byte");
+  return reinterpret_cast<std::uint8_t&>(e);
+}
+
+const std::vector<NumberKey>& number_keys() {
+  static const std::vector<NumberKey> keys{
+      {"memory.base", 0, [](PlatformConfig& c) -> auto& { return c.model.memory_base; }},
+      {"memory.size", 1, [](PlatformConfig& c) -> auto& { return c.model.memory_size; }},
+      {"tile.capacity", 1, [](PlatformConfig& c) -> auto& { return c.model.arch.tile_capacity; }},
+      {"clock.period_ps", 1, [](PlatformConfig& c) -> auto& { return c.timing.clock_period_ps; }},
+      {"quantum.ns", 1, [](PlatformConfig& c) -> auto& { return c.timing.quantum_ns; }},
+      {"frontend.cycles_per_instruction", 1,
+       [](PlatformConfig& c) -> auto& { return c.timing.frontend_cycles_per_instruction; }},
+      {"builder.cycles_per_block", 0,
+       [](PlatformConfig& c) -> auto& { return c.timing.builder_cycles_per_block; }},
+      {"cube.base_cycles", 0, [](PlatformConfig& c) -> auto& { return c.timing.cube_base_cycles; }},
+      // k_step(type) = 8 * bytes / bits(type) must be >= 1 for FP64.
+      {"cube.k_step_bytes", 8,
+       [](PlatformConfig& c) -> auto& { return c.timing.cube_k_step_bytes; }},
+      {"cube.cycles_per_step", 1,
+       [](PlatformConfig& c) -> auto& { return c.timing.cube_cycles_per_step; }},
+      {"cube.cycles_per_step_fp32", 1,
+       [](PlatformConfig& c) -> auto& { return c.timing.cube_cycles_per_step_fp32; }},
+      {"fpatr.group_elements", 1,
+       [](PlatformConfig& c) -> auto& { return c.timing.fpatr_group_elements; }},
+      {"fpatr.cycles_per_group", 0,
+       [](PlatformConfig& c) -> auto& { return c.timing.fpatr_cycles_per_group; }},
+      {"tlsu.bytes_per_cycle", 1,
+       [](PlatformConfig& c) -> auto& { return c.timing.tlsu_bytes_per_cycle; }},
+      {"tlsu.latency_cycles", 0,
+       [](PlatformConfig& c) -> auto& { return c.timing.tlsu_latency_cycles; }},
+      {"fabric.publish_cycles", 0,
+       [](PlatformConfig& c) -> auto& { return c.timing.fabric_publish_cycles; }},
+  };
+  return keys;
+}
+
+const std::vector<ChoiceKey>& choice_keys() {
+  static const std::vector<ChoiceKey> keys{
+      {"tile.naming",
+       {"asl", "queue"},
+       [](PlatformConfig& c) -> auto& { return byte_of(c.model.tile_naming); }},
+      {"pe.thread_id",
+       {"pe-index", "zero"},
+       [](PlatformConfig& c) -> auto& { return byte_of(c.model.arch.thread_id); }},
+      {"block.body_entry",
+       {"first-scalar", "never"},
+       [](PlatformConfig& c) -> auto& { return byte_of(c.model.body_entry); }},
+      {"host.services",
+       {"off", "on"},
+       [](PlatformConfig& c) -> auto& {
+         return reinterpret_cast<std::uint8_t&>(c.model.front_end.host_services);
+       }},
+  };
+  return keys;
+}
+
+constexpr std::string_view kProfileKey = "numeric.profile";
+
+// The CUBE knobs' keys and values, from CubeConfig::describe() ("key = value" lines).
+std::vector<std::pair<std::string, std::string>> cube_knobs(const cube::CubeConfig& cube) {
+  std::vector<std::pair<std::string, std::string>> knobs;
+  const std::string text = cube.describe();
+  std::size_t begin = 0;
+  while (begin < text.size()) {
+    const std::size_t end = text.find('\n', begin);
+    const std::string line = text.substr(begin, end - begin);
+    const std::size_t equals = line.find(" = ");
+    knobs.emplace_back(line.substr(0, equals), line.substr(equals + 3));
+    begin = end == std::string::npos ? text.size() : end + 1;
+  }
+  return knobs;
+}
+
+void flatten(const json& node, const std::string& prefix,
+             std::vector<std::pair<std::string, json>>& out) {
+  if (node.is_object() && (prefix.empty() || prefix.find('.') == std::string::npos)) {
+    for (const auto& [name, value] : node.items())
+      flatten(value, prefix.empty() ? name : prefix + "." + name, out);
+    return;
+  }
+  out.emplace_back(prefix, node);
+}
+
+}  // namespace
+
+std::optional<std::string> PlatformConfig::set(std::string_view key, std::string_view value) {
+  for (const NumberKey& number : number_keys()) {
+    if (number.key != key) continue;
+    try {
+      std::size_t used = 0;
+      const std::string text(value);
+      const std::uint64_t parsed = std::stoull(text, &used, 0);
+      if (used == text.size() && text[0] != '-') {
+        number.field(*this) = parsed;
+        return std::nullopt;
+      }
+    } catch (const std::exception&) {
+    }
+    return fmt::format("{}: '{}' is not an unsigned number", key, value);
+  }
+  for (const ChoiceKey& choice : choice_keys()) {
+    if (choice.key != key) continue;
+    for (std::size_t i = 0; i < choice.values.size(); ++i) {
+      if (choice.values[i] == value) {
+        choice.field(*this) = static_cast<std::uint8_t>(i);
+        return std::nullopt;
+      }
+    }
+    return fmt::format("{}: unknown value '{}' (one of: {})", key, value,
+                       fmt::join(choice.values, ", "));
+  }
+  // The numeric profile is the model's and the CUBE unit's.
+  if (key == kProfileKey) {
+    const auto profile = numeric::numeric_profile_from_name(value);
+    if (!profile) return fmt::format("{}: unknown value '{}' (one of: hardware, pto-v0)", key, value);
+    model.profile = *profile;
+  }
+  if (auto error = cube.set(key, value)) {
+    if (error->rfind("unknown CUBE configuration key", 0) == 0)
+      return fmt::format("unknown configuration key '{}'", key);
+    return error;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> PlatformConfig::apply(const json& document) {
+  if (!document.is_object()) return std::string("the configuration must be a JSON object");
+  std::vector<std::pair<std::string, json>> entries;
+  flatten(document, "", entries);
+  for (const auto& [key, value] : entries) {
+    std::string text;
+    if (value.is_string()) {
+      text = value.get<std::string>();
+    } else if (value.is_number_unsigned()) {
+      text = std::to_string(value.get<std::uint64_t>());
+    } else if (value.is_boolean()) {
+      text = value.get<bool>() ? "on" : "off";
+    } else {
+      return fmt::format("{}: expected a string or an unsigned number, got {}", key, value.dump());
+    }
+    if (auto error = set(key, text)) return error;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> PlatformConfig::apply_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return fmt::format("{}: cannot read the file", path);
+  json document;
+  try {
+    in >> document;
+  } catch (const json::exception& error) {
+    return fmt::format("{}: malformed JSON: {}", path, error.what());
+  }
+  if (auto error = apply(document)) return fmt::format("{}: {}", path, *error);
+  return std::nullopt;
+}
+
+std::optional<std::string> PlatformConfig::validate() const {
+  PlatformConfig copy = *this;
+  for (const NumberKey& number : number_keys()) {
+    const std::uint64_t value = number.field(copy);
+    if (value < number.minimum)
+      return fmt::format("{}: {} is below the minimum {}", number.key, value, number.minimum);
+  }
+  if (model.memory_base + model.memory_size < model.memory_base)
+    return fmt::format("memory.size: the window at 0x{:x} wraps", model.memory_base);
+  return std::nullopt;
+}
+
+json PlatformConfig::to_json() const {
+  PlatformConfig copy = *this;
+  json document = json::object();
+  auto put = [&](std::string_view key, json value) {
+    const std::size_t dot = key.find('.');
+    document[std::string(key.substr(0, dot))][std::string(key.substr(dot + 1))] =
+        std::move(value);
+  };
+  put(kProfileKey, std::string(numeric::profile_name(model.profile)));
+  for (const NumberKey& number : number_keys())
+    put(number.key, number.field(copy));
+  for (const ChoiceKey& choice : choice_keys())
+    put(choice.key, std::string(choice.values[choice.field(copy)]));
+  for (const auto& [key, value] : cube_knobs(cube)) {
+    if (key != kProfileKey) put(key, value);
+  }
+  return document;
+}
+
+}  // namespace ptovp::config

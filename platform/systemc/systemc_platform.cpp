@@ -1,0 +1,121 @@
+#include "systemc/systemc_platform.hpp"
+
+#include <fmt/format.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include "frontend/stall_halt.hpp"
+
+namespace ptovp::systemc {
+
+namespace {
+
+// As in the functional model: nothing else issues blocks, so an unready
+// Shared source never becomes ready; the run stops (frontend::stall_halt).
+arch::MaybeFault stalled(const std::string& reason) {
+  throw frontend::Stalled{reason};
+}
+
+}  // namespace
+
+SystemCPlatform::SystemCPlatform(const sc_core::sc_module_name& name,
+                                 const config::PlatformConfig& config, bool keep_slices,
+                                 std::ostream& out, std::ostream& err)
+    : sc_module(name),
+      debug_socket("debug_socket"),
+      config_(config),
+      log_(keep_slices),
+      state_(config_.model.arch),
+      local_(config_.model.tile_naming),
+      memory_("memory", config_.model.memory_base, config_.model.memory_size,
+              config_.timing.cycles(1)),
+      fabric_("fabric", config_.timing, log_),
+      builder_("builder", state_, local_, fabric_.tiles(), config_.model.body_entry,
+               config_.timing, log_),
+      front_end_("front_end", state_, memory_.storage(), builder_.semantics(), out, err,
+                 config_.model.front_end, config_.timing, log_),
+      tlsu_("tlsu", memory_.storage(), local_, fabric_.semantics(), config_.timing, log_),
+      cube_(local_, fabric_.semantics(), state_, config_.cube),
+      pes_("pe", arch::kPeCount,
+           [this](const char* pe_name, std::size_t pe) {
+             return new cube::CubePeModule(pe_name, static_cast<unsigned>(pe), cube_, local_,
+                                           stalled, config_.timing, log_);
+           }),
+      fpatr_("fpatr", config_.timing, log_) {
+  tlm::tlm_global_quantum::instance().set(config_.timing.quantum());
+  builder_.set_issue_clock([this] { return front_end_.current_time(); });
+
+  debug_socket.bind(memory_.socket);
+  front_end_.memory_socket.bind(memory_.socket);
+  tlsu_.memory_socket.bind(memory_.socket);
+  builder_.tlsu_socket.bind(tlsu_.block_socket);
+  tlsu_.fabric_socket.bind(fabric_.socket);
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+    builder_.cube_sockets[pe].bind(pes_[pe].block_socket);
+    pes_[pe].fabric_socket.bind(fabric_.socket);
+    pes_[pe].fpatr_socket.bind(fpatr_.socket);
+  }
+}
+
+void SystemCPlatform::elaborate() {
+  if (sc_core::sc_get_status() == sc_core::SC_ELABORATION) sc_core::sc_start(sc_core::SC_ZERO_TIME);
+}
+
+arch::MaybeFault SystemCPlatform::debug_access(tlm::tlm_command command, std::uint64_t address,
+                                               std::uint8_t* bytes, std::uint64_t length) {
+  elaborate();
+  tlm::tlm_generic_payload payload;
+  payload.set_command(command);
+  payload.set_address(address);
+  payload.set_data_ptr(bytes);
+  payload.set_data_length(static_cast<unsigned>(length));
+  const bool fits = length <= 0xFFFFFFFFu && debug_socket->transport_dbg(payload) == length;
+  if (fits) return std::nullopt;
+  const memory::Memory& ram = memory_.storage();
+  return arch::make_fault(arch::FaultCode::DataPage,
+                          fmt::format("[0x{:x}, 0x{:x}) is outside memory [0x{:x}, 0x{:x})",
+                                      address, address + length, ram.base(),
+                                      ram.base() + ram.size()),
+                          address);
+}
+
+arch::MaybeFault SystemCPlatform::load_bytes(std::uint64_t address,
+                                             const std::vector<std::uint8_t>& bytes) {
+  if (bytes.empty()) return std::nullopt;
+  std::vector<std::uint8_t> copy = bytes;
+  return debug_access(tlm::TLM_WRITE_COMMAND, address, copy.data(), copy.size());
+}
+
+arch::MaybeFault SystemCPlatform::read_bytes(std::uint64_t address, std::uint8_t* out,
+                                             std::uint64_t length) {
+  if (length == 0) return std::nullopt;
+  return debug_access(tlm::TLM_READ_COMMAND, address, out, length);
+}
+
+arch::MaybeFault SystemCPlatform::load(const isa::ProgramImage& image) {
+  for (const isa::ImageSection& section : image.sections) {
+    if (auto failed = load_bytes(section.address, section.bytes)) {
+      failed->reason =
+          fmt::format("section {} ({} bytes at 0x{:x}) does not fit memory: {}", section.name,
+                      section.bytes.size(), section.address, failed->reason);
+      return failed;
+    }
+  }
+  state_.pc = image.entry;
+  return std::nullopt;
+}
+
+functional::RunResult SystemCPlatform::run(std::uint64_t max_instructions) {
+  elaborate();
+  front_end_.start(max_instructions);
+  sc_core::sc_start();
+  functional::RunResult result;
+  result.halt = front_end_.halt();
+  result.instructions = front_end_.instructions();
+  return result;
+}
+
+functional::StateView SystemCPlatform::state_view() const {
+  return {state_, local_, fabric_.tiles(), front_end_.instructions()};
+}
+
+}  // namespace ptovp::systemc
