@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "arch/fault.hpp"
 #include "arch/pe_mask.hpp"
@@ -55,22 +56,27 @@ void store_element(memory::Memory& memory, std::uint64_t address, arch::DataType
 template <typename Visit>
 void Footprint::walk(Visit&& visit) const {
   const arch::TileInfo& t = *tile;
+  // A slot is a row term plus a column term (arch::storage_index): the column
+  // terms once, then one index per row rather than per element.
+  std::vector<std::uint32_t> col_term(t.valid_columns);
+  for (std::uint32_t col = 0; col < t.valid_columns; ++col)
+    col_term[col] = arch::storage_index(t, 0, col);
   if (ownership == Ownership::EveryPe) {
     for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
       if (!arch::pe_selected(pe_mask, pe)) continue;
       for (std::uint32_t row = 0; row < t.valid_rows; ++row) {
+        const std::uint32_t row_term = arch::storage_index(t, row, 0);
         for (std::uint32_t col = 0; col < t.valid_columns; ++col) {
-          if (!visit(pe, row, col, arch::storage_index(t, row, col), address(pe, row, col))) {
-            return;
-          }
+          if (!visit(pe, row, col, row_term + col_term[col], address(pe, row, col))) return;
         }
       }
     }
     return;
   }
   for (std::uint32_t row = 0; row < t.valid_rows; ++row) {
+    const std::uint32_t row_term = arch::storage_index(t, row, 0);
     for (std::uint32_t col = 0; col < t.valid_columns; ++col) {
-      const std::uint32_t slot = arch::storage_index(t, row, col);
+      const std::uint32_t slot = row_term + col_term[col];
       const unsigned pe = fabric::Fabric::quarter(t, slot);
       if (!arch::pe_selected(pe_mask, pe)) continue;
       if (!visit(pe, row, col, slot, address(pe, row, col))) return;

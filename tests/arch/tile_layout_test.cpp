@@ -3,6 +3,8 @@
 // layout tables of state-fabric-firmware.md §1.6.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "arch/tile_info.hpp"
 
 namespace ptovp::arch {
@@ -108,6 +110,35 @@ TEST(CubeLayout, M32RowBlocksFollowTheColumnCells) {
   ASSERT_TRUE(scale);
   EXPECT_EQ(storage_index(*scale, 33, 5), (1 * 4 + 1) * 128 + 1 * 4 + 1);
   EXPECT_FALSE(make_cube_tile(512, 64, 16, DataType::E8M0, Layout::CubeM32));
+}
+
+// Slot loops (define_valid_region, the TLSU walk, CUBE publication) rely on
+// every layout's index being a row term plus a column term.
+TEST(TileLayout, StorageIndexIsARowTermPlusAColumnTerm) {
+  for (DataType type : kCubeTypes) {
+    std::vector<TileInfo> tiles;
+    for (Layout layout : {Layout::RowMajor, Layout::ColumnMajor, Layout::ZN, Layout::NZ}) {
+      const unsigned cols = 2 * fractal_inner(type);
+      auto tile = make_ordinary_tile(32 * cols * element_bits(type) / 8, cols, 32, cols, type,
+                                     layout, Location::Any, kMaxLocalCapacity);
+      ASSERT_TRUE(tile) << tile.fault().reason;
+      tiles.push_back(*tile);
+    }
+    for (Layout layout : {Layout::CubeM16, Layout::CubeM32, Layout::CubeN8}) {
+      auto tile = make_cube_tile(65536, layout == Layout::CubeM16 ? 13 : 75, 37, type, layout);
+      ASSERT_TRUE(tile) << tile.fault().reason;
+      tiles.push_back(*tile);
+    }
+    for (const TileInfo& tile : tiles) {
+      for (unsigned r = 0; r < tile.rows; ++r) {
+        for (unsigned c = 0; c < tile.columns; ++c) {
+          ASSERT_EQ(storage_index(tile, r, c),
+                    storage_index(tile, r, 0) + storage_index(tile, 0, c))
+              << name(tile.layout) << " " << numeric::name(type) << " " << r << "," << c;
+        }
+      }
+    }
+  }
 }
 
 TEST(CubeLayout, CapacityAndRowLimitsFault) {
