@@ -21,12 +21,9 @@ bool selects_bpcn(const arch::BlockDescriptor& header) {
     case TransferType::Call:
     case TransferType::Indirect:
     case TransferType::IndirectCall:
-    case TransferType::Return:
-      return true;
-    case TransferType::Conditional:
-      return header.taken;
-    case TransferType::Fallthrough:
-      return false;
+    case TransferType::Return: return true;
+    case TransferType::Conditional: return header.taken;
+    case TransferType::Fallthrough: return false;
   }
   return false;
 }
@@ -104,20 +101,15 @@ MaybeFault BlockBuilder::start(const StartRequest& request) {
   }
   std::uint64_t target = fallthrough;
   switch (request.transfer) {
-    case TransferType::Return:
-      target = state_.return_address;
-      break;
+    case TransferType::Return: target = state_.return_address; break;
     case TransferType::Indirect:
-    case TransferType::IndirectCall:
-      target = state_.header.bpcn;
-      break;
+    case TransferType::IndirectCall: target = state_.header.bpcn; break;
     case TransferType::Direct:
     case TransferType::Conditional:
     case TransferType::Call:
       target = pc + static_cast<std::uint64_t>(request.offset_halfwords * 2);
       break;
-    case TransferType::Fallthrough:
-      break;
+    case TransferType::Fallthrough: break;
   }
   const std::uint64_t return_target =
       pc + request.length_bytes - 2 + static_cast<std::uint64_t>(request.return_halfwords * 2);

@@ -8,8 +8,8 @@
 
 namespace ptovp::block_builder {
 
-BlockBuilderModule::BlockBuilderModule(const sc_core::sc_module_name& name,
-                                       arch::ArchState& state, const arch::LocalTileFile& local,
+BlockBuilderModule::BlockBuilderModule(const sc_core::sc_module_name& name, arch::ArchState& state,
+                                       const arch::LocalTileFile& local,
                                        const arch::SharedTileFile& shared, BodyEntry body_entry,
                                        const sc_common::TimingConfig& timing,
                                        sc_common::ActivityLog& log)
@@ -22,14 +22,13 @@ BlockBuilderModule::BlockBuilderModule(const sc_core::sc_module_name& name,
       block_time_(timing.cycles(timing.builder_cycles_per_block)),
       issue_clock_([] { return sc_core::sc_time_stamp(); }),
       builder_(state,
-               BlockExecutors{
-                   [this](const arch::BlockDescriptor& block, std::uint64_t capacity) {
-                     return dispatch(Target::Tlsu, block, capacity);
-                   },
-                   [this](const arch::BlockDescriptor& block, std::uint64_t capacity) {
-                     return dispatch(Target::Cube, block, capacity);
-                   },
-                   {}},  // TEPL (VEC/SFU) is not modelled
+               BlockExecutors{[this](const arch::BlockDescriptor& block, std::uint64_t capacity) {
+                                return dispatch(Target::Tlsu, block, capacity);
+                              },
+                              [this](const arch::BlockDescriptor& block, std::uint64_t capacity) {
+                                return dispatch(Target::Cube, block, capacity);
+                              },
+                              {}},  // TEPL (VEC/SFU) is not modelled
                body_entry) {}
 
 sc_core::sc_time BlockBuilderModule::local_sources_ready(const arch::BlockDescriptor& block) const {
@@ -79,11 +78,10 @@ arch::MaybeFault BlockBuilderModule::dispatch(Target target, const arch::BlockDe
   log_.busy(sc_common::Unit::Builder, issue, dispatched, mnemonic);
   if (sc_core::sc_report_handler::get_verbosity_level() >= sc_core::SC_HIGH) {
     const std::string message =
-        transaction.fault
-            ? fmt::format("{} at {} faulted: {}", mnemonic, issue.to_string(),
-                          transaction.fault->describe())
-            : fmt::format("{} issued at {}, done at {}", mnemonic, issue.to_string(),
-                          transaction.done_at.to_string());
+        transaction.fault ? fmt::format("{} at {} faulted: {}", mnemonic, issue.to_string(),
+                                        transaction.fault->describe())
+                          : fmt::format("{} issued at {}, done at {}", mnemonic, issue.to_string(),
+                                        transaction.done_at.to_string());
     SC_REPORT_INFO_VERB(name(), message.c_str(), sc_core::SC_HIGH);
   }
   if (transaction.fault) {

@@ -16,9 +16,9 @@
 #include <array>
 #include <functional>
 
+#include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include "arch/local_tile_file.hpp"
 #include "arch/shared_tile_file.hpp"

@@ -33,8 +33,8 @@ Shape shape_of(const arch::BlockDescriptor& block, std::uint8_t mask) {
 }  // namespace
 
 CubePeModule::CubePeModule(const sc_core::sc_module_name& name, unsigned pe, CubeUnit& array,
-                           const arch::LocalTileFile& local, StallHandler on_stall, const sc_common::TimingConfig& timing,
-                           sc_common::ActivityLog& log)
+                           const arch::LocalTileFile& local, StallHandler on_stall,
+                           const sc_common::TimingConfig& timing, sc_common::ActivityLog& log)
     : sc_module(name),
       block_socket("block_socket"),
       fabric_socket("fabric_socket"),
@@ -98,10 +98,10 @@ void CubePeModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_ti
   log_.count_macs(numeric::name(a_type), std::uint64_t{rows} * shape.n * shape.k);
   const std::string_view mnemonic = sc_common::block_mnemonic(block);
   log_.busy(sc_common::pe_unit(pe_), start, end, mnemonic,
-            log_.keeps_slices() ? fmt::format("M={} K={} N={} A={} -> {}", rows, shape.k, shape.n,
-                                              numeric::name(a_type),
-                                              numeric::name(d.info().data_type))
-                                : std::string());
+            log_.keeps_slices()
+                ? fmt::format("M={} K={} N={} A={} -> {}", rows, shape.k, shape.n,
+                              numeric::name(a_type), numeric::name(d.info().data_type))
+                : std::string());
 
   // The accumulator rows go to the post-process unit with the block.
   sc_common::PeRows handed;

@@ -11,10 +11,10 @@
 // and hands its accumulator rows to the B.FPATR unit.
 #pragma once
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
+#include <systemc>
+#include <tlm>
 
 #include "cube/block_executor.hpp"
 #include "cube/cube_unit.hpp"
@@ -31,16 +31,15 @@ class CubePeModule : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<CubePeModule> fpatr_socket;
 
   CubePeModule(const sc_core::sc_module_name& name, unsigned pe, CubeUnit& array,
-               const arch::LocalTileFile& local, StallHandler on_stall, const sc_common::TimingConfig& timing,
-               sc_common::ActivityLog& log);
+               const arch::LocalTileFile& local, StallHandler on_stall,
+               const sc_common::TimingConfig& timing, sc_common::ActivityLog& log);
 
  private:
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
   // The rendezvous: runs the block once for all four PEs.
   void execute(sc_common::BlockTransaction& transaction);
   // When this PE's Shared operands are ready (the fabric's answer), from `start`.
-  sc_core::sc_time shared_sources_ready(const arch::BlockDescriptor& block,
-                                        sc_core::sc_time start);
+  sc_core::sc_time shared_sources_ready(const arch::BlockDescriptor& block, sc_core::sc_time start);
 
   unsigned pe_;
   CubeUnit& array_;

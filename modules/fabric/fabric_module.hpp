@@ -10,9 +10,9 @@
 
 #include <array>
 
+#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "arch/shared_tile_file.hpp"
 #include "fabric/fabric.hpp"

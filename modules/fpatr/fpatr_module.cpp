@@ -10,8 +10,8 @@
 
 namespace ptovp::fpatr {
 
-FpatrModule::FpatrModule(const sc_core::sc_module_name& name,
-                         const sc_common::TimingConfig& timing, sc_common::ActivityLog& log)
+FpatrModule::FpatrModule(const sc_core::sc_module_name& name, const sc_common::TimingConfig& timing,
+                         sc_common::ActivityLog& log)
     : sc_module(name), socket("socket"), timing_(timing), log_(log) {
   socket.register_b_transport(this, &FpatrModule::b_transport);
 }
@@ -27,8 +27,7 @@ void FpatrModule::b_transport(int, tlm::tlm_generic_payload& payload, sc_core::s
   const std::uint64_t elements = std::uint64_t{rows->rows} * rows->columns;
   free_at_ = start + timing_.cycles(timing_.fpatr_cycles(elements));
   transaction->done_at = std::max(transaction->done_at, free_at_);
-  log_.busy(sc_common::Unit::Fpatr, start, free_at_,
-            sc_common::block_mnemonic(*transaction->block),
+  log_.busy(sc_common::Unit::Fpatr, start, free_at_, sc_common::block_mnemonic(*transaction->block),
             log_.keeps_slices() ? fmt::format("PE{} {}x{}", rows->pe, rows->rows, rows->columns)
                                 : std::string());
   payload.set_response_status(tlm::TLM_OK_RESPONSE);

@@ -7,9 +7,9 @@
 // post-processed.
 #pragma once
 
+#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "sc_common/activity_log.hpp"
 #include "sc_common/timing_config.hpp"

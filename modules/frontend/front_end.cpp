@@ -13,7 +13,6 @@ using arch::BlockKind;
 using arch::FaultCode;
 using arch::MaybeFault;
 
-
 FrontEnd::FrontEnd(arch::ArchState& state, memory::Memory& memory,
                    block_builder::BlockBuilder& builder, std::ostream& out, std::ostream& err,
                    FrontEndOptions options, isa::IsaRelease release)
@@ -61,10 +60,8 @@ arch::Expected<std::pair<std::uint64_t, unsigned>> FrontEnd::fetch(std::uint64_t
 
 bool FrontEnd::cached(const CacheEntry& entry, std::uint64_t pc) const {
   if (entry.pc != pc) return false;
-  const std::uint8_t* memory = memory_.direct(pc, 8);
-  if (memory == nullptr) return false;
   std::uint64_t bytes = 0;
-  std::memcpy(&bytes, memory, 8);  // little endian host
+  std::memcpy(&bytes, entry.code, 8);  // little endian host
   return (bytes & entry.mask) == entry.bytes;
 }
 
@@ -78,12 +75,14 @@ MaybeFault FrontEnd::fill(CacheEntry& entry, std::uint64_t pc) {
   // A C.BSTART DIRECT parcel's length depends on the next parcel (fused
   // BSTART.CALL), so the entry depends on both.
   const unsigned depends = (word & 0xF) == 0x2 ? std::max(length_bits, 32u) : length_bits;
-  // Instructions in the last 8 bytes of the RAM are not kept (the check reads 8).
-  entry.pc = memory_.direct(pc, 8) != nullptr ? pc : ~std::uint64_t{0};
   entry.mask = depends == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << depends) - 1;
-  entry.bytes = 0;
-  if (entry.pc == pc) std::memcpy(&entry.bytes, memory_.direct(pc, 8), 8);
-  entry.bytes &= entry.mask;
+  entry.code = memory_.direct(pc, 8);
+  // Instructions in the last 8 bytes of the RAM are not kept (the check reads 8).
+  entry.pc = entry.code != nullptr ? pc : ~std::uint64_t{0};
+  if (entry.code != nullptr) {
+    std::memcpy(&entry.bytes, entry.code, 8);
+    entry.bytes &= entry.mask;
+  }
   return std::nullopt;
 }
 
@@ -139,22 +138,25 @@ std::optional<Halt> FrontEnd::trap(const arch::Fault& failed, const CacheEntry* 
 
 MaybeFault FrontEnd::execute(const PreparedInstruction& insn) {
   const isa::DecodedInstruction& decoded = insn.decoded;
-  const FormPlan& plan = *insn.plan;
-  if (!decoded.legal()) {
-    // A matched form with a reserved field value still gets its placement
-    // checks first (the spec checks constraints after them).
-    if (decoded.form != nullptr && decoded.status == isa::DecodeStatus::ConstraintViolated) {
-      const bool is_command = decoded.form->catalog == isa::Catalog::Command;
-      if (!is_command) {
-        if (auto misplaced = applicable(plan)) return misplaced;
-      } else if (state_.block.system_terminal_pending && plan.op != Op::Start &&
-                 plan.op != Op::Stop) {
-        return fault(FaultCode::BundleControl, "only a block stop or start may follow ACRC");
-      }
-    }
-    return fault(FaultCode::IllegalInstruction, decoded.illegal_reason());
-  }
+  if (!decoded.legal()) return illegal(insn);
   return decoded.form->catalog == isa::Catalog::Command ? command(insn) : scalar(insn);
+}
+
+MaybeFault FrontEnd::illegal(const PreparedInstruction& insn) const {
+  const isa::DecodedInstruction& decoded = insn.decoded;
+  const FormPlan& plan = *insn.plan;
+  // A matched form with a reserved field value still gets its placement
+  // checks first (the spec checks constraints after them).
+  if (decoded.form != nullptr && decoded.status == isa::DecodeStatus::ConstraintViolated) {
+    const bool is_command = decoded.form->catalog == isa::Catalog::Command;
+    if (!is_command) {
+      if (auto misplaced = applicable(plan)) return misplaced;
+    } else if (state_.block.system_terminal_pending && plan.op != Op::Start &&
+               plan.op != Op::Stop) {
+      return fault(FaultCode::BundleControl, "only a block stop or start may follow ACRC");
+    }
+  }
+  return fault(FaultCode::IllegalInstruction, decoded.illegal_reason());
 }
 
 MaybeFault FrontEnd::command(const PreparedInstruction& insn) {
@@ -164,12 +166,9 @@ MaybeFault FrontEnd::command(const PreparedInstruction& insn) {
   }
   MaybeFault result;
   switch (plan.op) {
-    case Op::Start:
-      return builder_.start(*std::get_if<block_builder::StartRequest>(&insn.command));
-    case Op::Stop:
-      return builder_.stop(insn.length_bytes);
-    case Op::HintTrace:
-      return builder_.hint_trace(insn.length_bytes, insn.imm != 0);
+    case Op::Start: return builder_.start(*std::get_if<block_builder::StartRequest>(&insn.command));
+    case Op::Stop: return builder_.stop(insn.length_bytes);
+    case Op::HintTrace: return builder_.hint_trace(insn.length_bytes, insn.imm != 0);
     case Op::ControlAttributes:
       result = builder_.control_attributes(*std::get_if<arch::ControlAttributes>(&insn.command));
       break;
@@ -183,12 +182,8 @@ MaybeFault FrontEnd::command(const PreparedInstruction& insn) {
       // LBx = (GPR + uimm17)[15:0]; lockstep PEs: PE0's register.
       result = builder_.dimension(plan.dimension, (scalar_.read(0, insn.srcl) + insn.imm) & 0xFFFF);
       break;
-    case Op::DimensionImmediate:
-      result = builder_.dimension(insn.rd, insn.imm);
-      break;
-    case Op::Hint:
-      result = builder_.hint(static_cast<std::uint32_t>(insn.decoded.word));
-      break;
+    case Op::DimensionImmediate: result = builder_.dimension(insn.rd, insn.imm); break;
+    case Op::Hint: result = builder_.hint(static_cast<std::uint32_t>(insn.decoded.word)); break;
     case Op::ScalarBinding:
       result = builder_.scalar_binding(*std::get_if<arch::ScalarBinding>(&insn.command));
       break;
@@ -264,17 +259,17 @@ MaybeFault FrontEnd::scalar_operation(const PreparedInstruction& insn) {
     if (auto misplaced = applicable(plan)) return misplaced;
   }
   switch (plan.op) {
-    case Op::Breakpoint: {
-      arch::Fault breakpoint =
-          fault(FaultCode::SoftwareBreakpoint, fmt::format("EBREAK {}", insn.imm));
-      breakpoint.cause = static_cast<std::uint32_t>(insn.imm);
-      return breakpoint;
-    }
-    case Op::CloseRequest:
-      return close_request(static_cast<unsigned>(insn.imm));
-    default:
-      return scalar_.execute(insn);
+    case Op::Breakpoint: return breakpoint(insn.imm);
+    case Op::CloseRequest: return close_request(static_cast<unsigned>(insn.imm));
+    default: return scalar_.execute(insn);
   }
+}
+
+arch::Fault FrontEnd::breakpoint(std::uint64_t immediate) const {
+  arch::Fault breakpoint =
+      fault(FaultCode::SoftwareBreakpoint, fmt::format("EBREAK {}", immediate));
+  breakpoint.cause = static_cast<std::uint32_t>(immediate);
+  return breakpoint;
 }
 
 MaybeFault FrontEnd::close_request(unsigned request_type) {

@@ -1,8 +1,8 @@
 // The instruction front end: fetch through the memory's direct pointer,
-// length decode, decode and prepare (cached per PC), then dispatch: header commands and
-// starts/stops to the block builder, the scalar subset to the scalar unit,
-// EBREAK / ASSERT / ACRC / ACRE and every fault to the trap unit. One step()
-// is one instruction attempt.
+// length decode, decode and prepare (cached per PC), then dispatch: header
+// commands and starts/stops to the block builder, the scalar subset to the
+// scalar unit, EBREAK / ASSERT / ACRC / ACRE and every fault to the trap
+// unit. One step() is one instruction attempt.
 #pragma once
 
 #include <array>
@@ -58,12 +58,14 @@ class FrontEnd {
   arch::Expected<isa::DecodedInstruction> fetch_decode(std::uint64_t pc) const;
 
  private:
-  // One slot of the direct-mapped per-PC cache. It holds while the bytes at
-  // pc under `mask` still equal `bytes` (the instruction, plus the look-ahead
-  // parcel that decided a C.BSTART DIRECT parcel's length), so stores into
-  // code are seen; the check is one 8-byte load from the RAM.
+  // One slot of the direct-mapped per-PC cache. It holds while the 8 bytes at
+  // `code` (the RAM at pc) under `mask` still equal `bytes` (the instruction,
+  // plus the look-ahead parcel that decided a C.BSTART DIRECT parcel's
+  // length), so stores into code are seen. The RAM never moves, so the
+  // direct pointer stays valid.
   struct CacheEntry {
     std::uint64_t pc = ~std::uint64_t{0};
+    const std::uint8_t* code = nullptr;
     std::uint64_t bytes = 0;
     std::uint64_t mask = 0;
     PreparedInstruction prepared;
@@ -75,12 +77,15 @@ class FrontEnd {
   // Fetches, decodes and prepares the instruction at pc into entry.
   arch::MaybeFault fill(CacheEntry& entry, std::uint64_t pc);
   arch::MaybeFault execute(const PreparedInstruction& insn);
+  // The fault of an instruction that did not decode as legal.
+  arch::MaybeFault illegal(const PreparedInstruction& insn) const;
   arch::MaybeFault command(const PreparedInstruction& insn);
   arch::MaybeFault scalar(const PreparedInstruction& insn);
   // Placement, then the operation (scalar() handles the body marker and TPC).
   arch::MaybeFault scalar_operation(const PreparedInstruction& insn);
   // ScalarOperationApplicable (BundleControl when not).
   arch::MaybeFault applicable(const FormPlan& plan) const;
+  arch::Fault breakpoint(std::uint64_t immediate) const;
   arch::MaybeFault close_request(unsigned request_type);
   arch::Fault fault(arch::FaultCode code, std::string reason) const;
   std::optional<Halt> trap(const arch::Fault& fault, const CacheEntry* entry,

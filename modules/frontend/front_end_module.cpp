@@ -10,8 +10,7 @@ namespace ptovp::frontend {
 FrontEndModule::FrontEndModule(const sc_core::sc_module_name& name, arch::ArchState& state,
                                memory::Memory& ram, block_builder::BlockBuilder& builder,
                                std::ostream& out, std::ostream& err, FrontEndOptions options,
-                               const sc_common::TimingConfig& timing,
-                               sc_common::ActivityLog& log)
+                               const sc_common::TimingConfig& timing, sc_common::ActivityLog& log)
     : sc_module(name),
       memory_socket("memory_socket"),
       state_(state),
@@ -28,15 +27,22 @@ void FrontEndModule::end_of_elaboration() {
 }
 
 void FrontEndModule::run() {
-  wait(start_);
-  log_.count_activation(sc_common::Unit::FrontEnd);
+  for (;;) {
+    wait(start_);
+    log_.count_activation(sc_common::Unit::FrontEnd);
+    execute();
+  }
+}
+
+void FrontEndModule::execute() {
   quantum_.reset();
   const sc_core::sc_time begin = current_time();
   // Instructions per quantum: the keeper is updated (and the thread yields)
   // once per quantum instead of once per instruction.
   const auto per_quantum = std::max<std::uint64_t>(
       1, static_cast<std::uint64_t>(tlm::tlm_global_quantum::instance().get() / instruction_time_));
-  while (limit_ == 0 || front_end_.instructions() < limit_) {
+  const std::uint64_t first = front_end_.instructions();
+  while (limit_ == 0 || front_end_.instructions() - first < limit_) {
     try {
       halt_ = front_end_.step();
     } catch (const Stalled& stalled) {

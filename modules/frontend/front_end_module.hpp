@@ -6,17 +6,17 @@
 // every instruction takes frontend_cycles_per_instruction, counted locally and
 // handed to a quantum keeper (temporal decoupling) once a quantum's worth has
 // run, when the thread yields to the kernel. At the halt it waits until the
-// last unit finishes.
+// last unit finishes, then for the next start (a platform may run again).
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <ostream>
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
+#include <systemc>
+#include <tlm>
 
 #include "frontend/front_end.hpp"
 #include "sc_common/activity_log.hpp"
@@ -33,11 +33,12 @@ class FrontEndModule : public sc_core::sc_module {
                  FrontEndOptions options, const sc_common::TimingConfig& timing,
                  sc_common::ActivityLog& log);
 
-  // Starts executing after `limit` instruction attempts at most (0 = no
-  // limit). Until then the thread waits, so the platform can elaborate and
-  // load memory through the sockets first.
+  // Starts a run of at most `limit` instruction attempts (0 = no limit).
+  // Until then the thread waits, so the platform can elaborate and load
+  // memory through the sockets first.
   void start(std::uint64_t limit) {
     limit_ = limit;
+    halt_.reset();
     start_.notify(sc_core::SC_ZERO_TIME);
   }
   // The halt, or nothing when the instruction limit stopped the run.
@@ -53,7 +54,9 @@ class FrontEndModule : public sc_core::sc_module {
 
  private:
   void end_of_elaboration() override;
+  // The thread: one execute() per start().
   void run();
+  void execute();
 
   const arch::ArchState& state_;
   memory::Memory& ram_;

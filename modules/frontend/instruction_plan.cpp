@@ -82,8 +82,7 @@ void plan_command(const isa::FormInfo& form, FormPlan& plan) {
   else if (h == "SetBundleHint") {
     plan.op = field(form, "B/E") >= 0 ? Op::HintTrace : Op::Hint;
     plan.imm = field(form, "B/E");  // TRACE: begin (0) or end (1)
-  }
-  else if (h == "SetBundleDimension") {
+  } else if (h == "SetBundleDimension") {
     // B.DIM: LB[form bits 14:12] = RegSrc + uimm17; C.B.DIMI: LB[LoopNest] = imm8.
     plan.op = field(form, "RegSrc") >= 0 ? Op::Dimension : Op::DimensionImmediate;
     plan.dimension = static_cast<std::uint8_t>((form.match >> 12) & 3);

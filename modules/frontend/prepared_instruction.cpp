@@ -25,10 +25,8 @@ arch::OperationClass operation_class(std::uint64_t word) {
 
 BlockKind tile_kind(arch::OperationClass cls, unsigned function) {
   switch (cls) {
-    case arch::OperationClass::Cube:
-      return BlockKind::TileMatrix;
-    case arch::OperationClass::Tepl:
-      return BlockKind::TileElement;
+    case arch::OperationClass::Cube: return BlockKind::TileMatrix;
+    case arch::OperationClass::Tepl: return BlockKind::TileElement;
     case arch::OperationClass::Tlsu:
       // The ASL computes GMOV's block kind as Standard.
       return function == static_cast<unsigned>(arch::TlsuFunction::GMov) ? BlockKind::Standard
@@ -40,12 +38,9 @@ BlockKind tile_kind(arch::OperationClass cls, unsigned function) {
 // C.BSTART.STD/FP BrType: 1 FALL, 5 IND, 7 RET (the only values that decode).
 arch::TransferType transfer_of_branch_type(std::uint64_t branch_type) {
   switch (branch_type) {
-    case 5:
-      return arch::TransferType::Indirect;
-    case 7:
-      return arch::TransferType::Return;
-    default:
-      return arch::TransferType::Fallthrough;
+    case 5: return arch::TransferType::Indirect;
+    case 7: return arch::TransferType::Return;
+    default: return arch::TransferType::Fallthrough;
   }
 }
 
@@ -88,8 +83,7 @@ arch::TileBinding tile_binding(const isa::DecodedInstruction& insn) {
 
 CommandRequest command_request(const isa::DecodedInstruction& insn, const FormPlan& plan) {
   switch (plan.op) {
-    case Op::Start:
-      return start_request(insn, plan);
+    case Op::Start: return start_request(insn, plan);
     case Op::ControlAttributes: {
       arch::ControlAttributes catr;
       catr.dimension_reduction = raw(insn, "DR");
@@ -119,8 +113,7 @@ CommandRequest command_request(const isa::DecodedInstruction& insn, const FormPl
                     static_cast<std::uint8_t>(raw(insn, "RegSrc2"))};
       return ior;
     }
-    case Op::TileBinding:
-      return tile_binding(insn);
+    case Op::TileBinding: return tile_binding(insn);
     case Op::SharedBinding: {
       arch::SharedBinding binding;
       binding.shared_id = static_cast<std::uint8_t>(
@@ -129,8 +122,7 @@ CommandRequest command_request(const isa::DecodedInstruction& insn, const FormPl
       binding.pe_mask = arch::mask_of_pe_mode(static_cast<unsigned>(raw(insn, "PEMode")));
       return binding;
     }
-    default:
-      return std::monostate{};
+    default: return std::monostate{};
   }
 }
 
@@ -142,20 +134,22 @@ PreparedInstruction prepare(const isa::DecodedInstruction& decoded, const FormPl
   p.plan = &plan;
   p.length_bytes = static_cast<std::uint8_t>(decoded.length_bits / 8u);
   if (decoded.form == nullptr) return p;
-  const auto selector = [&](std::int8_t index) {
+  // Every such field is at most 7 bits wide.
+  const auto narrow = [&](std::int8_t index) {
     return static_cast<std::uint8_t>(field(decoded, index));
   };
-  p.rd = selector(plan.rd);
-  p.srcl = selector(plan.srcl);
-  p.srcr = selector(plan.srcr);
-  p.srcd = selector(plan.srcd);
-  p.srcp = selector(plan.srcp);
-  p.rtype = selector(plan.rtype);
-  p.shamt = selector(plan.shamt);
+  p.rd = narrow(plan.rd);
+  p.srcl = narrow(plan.srcl);
+  p.srcr = narrow(plan.srcr);
+  p.srcd = narrow(plan.srcd);
+  p.srcp = narrow(plan.srcp);
+  p.rtype = narrow(plan.rtype);
+  p.shamt = narrow(plan.shamt);
   p.imm = field(decoded, plan.imm);
   if (decoded.form->catalog == isa::Catalog::Scalar) {
-    for (std::int8_t index : {plan.srcl, plan.srcr, plan.srcd, plan.srcp}) {
-      if (index >= 0 && field(decoded, index) >= arch::kGprCount) p.reads_queue = true;
+    // An absent source is 0 (R0).
+    for (unsigned selector : {p.srcl, p.srcr, p.srcd, p.srcp}) {
+      if (selector >= arch::kGprCount) p.reads_queue = true;
     }
     if (plan.compressed && plan.op == Op::Store) p.reads_queue = true;  // C.SDI data is t#1
   } else if (decoded.legal()) {

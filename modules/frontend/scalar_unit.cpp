@@ -50,35 +50,25 @@ Lanes each(const Lanes& left, const Lanes& right, F f) {
 Lanes modify(const Lanes& values, unsigned type, bool logical) {
   using V = std::uint64_t;
   switch (type) {
-    case 1:
-      return each(values, [](V v) { return sign_extend(v, 32); });
-    case 2:
-      return each(values, [](V v) { return v & 0xFFFFFFFFu; });
+    case 1: return each(values, [](V v) { return sign_extend(v, 32); });
+    case 2: return each(values, [](V v) { return v & 0xFFFFFFFFu; });
     case 3:
       return logical ? each(values, [](V v) { return ~v; })
                      : each(values, [](V v) { return V{0} - v; });
-    default:
-      return values;
+    default: return values;
   }
 }
 
 Lanes binary(BinaryKind kind, const Lanes& left, const Lanes& right) {
   using V = std::uint64_t;
   switch (kind) {
-    case BinaryKind::Add:
-      return each(left, right, [](V l, V r) { return l + r; });
-    case BinaryKind::Sub:
-      return each(left, right, [](V l, V r) { return l - r; });
-    case BinaryKind::And:
-      return each(left, right, [](V l, V r) { return l & r; });
-    case BinaryKind::Or:
-      return each(left, right, [](V l, V r) { return l | r; });
-    case BinaryKind::Xor:
-      return each(left, right, [](V l, V r) { return l ^ r; });
-    case BinaryKind::Sll:
-      return each(left, right, [](V l, V r) { return l << (r & 63); });
-    case BinaryKind::Srl:
-      return each(left, right, [](V l, V r) { return l >> (r & 63); });
+    case BinaryKind::Add: return each(left, right, [](V l, V r) { return l + r; });
+    case BinaryKind::Sub: return each(left, right, [](V l, V r) { return l - r; });
+    case BinaryKind::And: return each(left, right, [](V l, V r) { return l & r; });
+    case BinaryKind::Or: return each(left, right, [](V l, V r) { return l | r; });
+    case BinaryKind::Xor: return each(left, right, [](V l, V r) { return l ^ r; });
+    case BinaryKind::Sll: return each(left, right, [](V l, V r) { return l << (r & 63); });
+    case BinaryKind::Srl: return each(left, right, [](V l, V r) { return l >> (r & 63); });
     case BinaryKind::Sra:
       return each(left, right, [](V l, V r) {
         return static_cast<V>(static_cast<std::int64_t>(l) >> (r & 63));
@@ -89,18 +79,12 @@ Lanes binary(BinaryKind kind, const Lanes& left, const Lanes& right) {
 
 bool holds(Condition condition, std::uint64_t left, std::uint64_t right) {
   switch (condition) {
-    case Condition::Eq:
-      return left == right;
-    case Condition::Ne:
-      return left != right;
-    case Condition::Lt:
-      return static_cast<std::int64_t>(left) < static_cast<std::int64_t>(right);
-    case Condition::Ge:
-      return static_cast<std::int64_t>(left) >= static_cast<std::int64_t>(right);
-    case Condition::Ltu:
-      return left < right;
-    case Condition::Geu:
-      return left >= right;
+    case Condition::Eq: return left == right;
+    case Condition::Ne: return left != right;
+    case Condition::Lt: return static_cast<std::int64_t>(left) < static_cast<std::int64_t>(right);
+    case Condition::Ge: return static_cast<std::int64_t>(left) >= static_cast<std::int64_t>(right);
+    case Condition::Ltu: return left < right;
+    case Condition::Geu: return left >= right;
   }
   return false;
 }
@@ -109,8 +93,7 @@ bool holds(Condition condition, std::uint64_t left, std::uint64_t right) {
 // (a copy of a variable size is a library call).
 std::uint64_t load_bytes(const std::uint8_t* p, unsigned size) {
   switch (size) {
-    case 1:
-      return p[0];
+    case 1: return p[0];
     case 2: {
       std::uint16_t v;
       std::memcpy(&v, p, 2);
@@ -131,9 +114,7 @@ std::uint64_t load_bytes(const std::uint8_t* p, unsigned size) {
 
 void store_bytes(std::uint8_t* p, unsigned size, std::uint64_t value) {
   switch (size) {
-    case 1:
-      p[0] = static_cast<std::uint8_t>(value);
-      break;
+    case 1: p[0] = static_cast<std::uint8_t>(value); break;
     case 2: {
       const auto v = static_cast<std::uint16_t>(value);
       std::memcpy(p, &v, 2);
@@ -144,9 +125,7 @@ void store_bytes(std::uint8_t* p, unsigned size, std::uint64_t value) {
       std::memcpy(p, &v, 4);
       break;
     }
-    default:
-      std::memcpy(p, &value, 8);
-      break;
+    default: std::memcpy(p, &value, 8); break;
   }
 }
 
@@ -172,16 +151,27 @@ void ScalarUnit::write(unsigned pe, unsigned selector, std::uint64_t value) {
   }
 }
 
+// GPR selectors take a loop without a per-PE selector test.
 ScalarUnit::Lanes ScalarUnit::read_lanes(unsigned selector) const {
   Lanes values;
-  for (unsigned pe = 0; pe < kPeCount; ++pe)
-    values[pe] = read(pe, selector);
+  if (selector < arch::kGprCount) {
+    for (unsigned pe = 0; pe < kPeCount; ++pe)
+      values[pe] = state_.gpr(pe, selector);
+  } else {
+    for (unsigned pe = 0; pe < kPeCount; ++pe)
+      values[pe] = read(pe, selector);
+  }
   return values;
 }
 
 void ScalarUnit::write_lanes(unsigned selector, const Lanes& values) {
-  for (unsigned pe = 0; pe < kPeCount; ++pe)
-    write(pe, selector, values[pe]);
+  if (selector < arch::kGprCount) {
+    for (unsigned pe = 0; pe < kPeCount; ++pe)
+      state_.set_gpr(pe, selector, values[pe]);
+  } else {
+    for (unsigned pe = 0; pe < kPeCount; ++pe)
+      write(pe, selector, values[pe]);
+  }
 }
 
 MaybeFault ScalarUnit::check_source(unsigned selector) const {
@@ -242,12 +232,10 @@ MaybeFault ScalarUnit::execute(const PreparedInstruction& insn) {
       return std::nullopt;
     }
     case Op::Multiply:
-      write_lanes(rd, each(read_lanes(insn.srcl), read_lanes(insn.srcr),
-                           [](V l, V r) { return l * r; }));
+      write_lanes(
+          rd, each(read_lanes(insn.srcl), read_lanes(insn.srcr), [](V l, V r) { return l * r; }));
       return std::nullopt;
-    case Op::Move:
-      write_lanes(rd, read_lanes(insn.srcl));
-      return std::nullopt;
+    case Op::Move: write_lanes(rd, read_lanes(insn.srcl)); return std::nullopt;
     case Op::MoveImmediate: {
       std::uint64_t value = insn.imm;
       if (plan.imm_shift == 12) value = sign_extend(value, 20) << 12;  // LUI
@@ -261,8 +249,8 @@ MaybeFault ScalarUnit::execute(const PreparedInstruction& insn) {
     case Op::Compare:
     case Op::CompareImmediate: {
       const unsigned type = insn.rtype == 3 ? 0u : insn.rtype;
-      const Lanes right = plan.op == Op::Compare ? modify(read_lanes(insn.srcr), type, false)
-                                                 : broadcast(insn.imm);
+      const Lanes right =
+          plan.op == Op::Compare ? modify(read_lanes(insn.srcr), type, false) : broadcast(insn.imm);
       write_lanes(rd, each(read_lanes(insn.srcl), right, [condition = plan.condition](V l, V r) {
                     return V{holds(condition, l, r)};
                   }));
@@ -299,9 +287,8 @@ MaybeFault ScalarUnit::execute(const PreparedInstruction& insn) {
       return std::nullopt;
     case Op::SetCommitLogical:
     case Op::SetCommitLogicalImmediate: {
-      const std::uint64_t right = plan.op == Op::SetCommitLogical
-                                      ? right_operand(insn, true)[0]
-                                      : insn.imm << (insn.shamt & 63);
+      const std::uint64_t right = plan.op == Op::SetCommitLogical ? right_operand(insn, true)[0]
+                                                                  : insn.imm << (insn.shamt & 63);
       const std::uint64_t left = read(0, insn.srcl);
       set_commit((plan.logical_or ? (left | right) : (left & right)) != 0);
       return std::nullopt;
@@ -310,9 +297,7 @@ MaybeFault ScalarUnit::execute(const PreparedInstruction& insn) {
       state_.header.bpcn = read(0, insn.srcl);
       state_.block.commit_target_set = true;
       return std::nullopt;
-    case Op::Jump:
-      state_.pc = pc + (insn.imm << 1);
-      return std::nullopt;
+    case Op::Jump: state_.pc = pc + (insn.imm << 1); return std::nullopt;
     case Op::JumpRegister: {
       const std::uint64_t target = read(0, insn.srcl) + (insn.imm << 1);
       if (target & 1) {
@@ -331,13 +316,10 @@ MaybeFault ScalarUnit::execute(const PreparedInstruction& insn) {
       return std::nullopt;
     }
     case Op::Load:
-    case Op::Store:
-      return memory_access(insn);
+    case Op::Store: return memory_access(insn);
     case Op::SystemRegisterGet:
-    case Op::SystemRegisterSet:
-      return system_register(insn);
-    case Op::Fence:
-      return std::nullopt;  // one in-order agent: every access is already ordered
+    case Op::SystemRegisterSet: return system_register(insn);
+    case Op::Fence: return std::nullopt;  // one in-order agent: every access is already ordered
     case Op::Assert: {
       const Lanes values = read_lanes(insn.srcl);
       for (unsigned pe = 0; pe < kPeCount; ++pe) {
@@ -348,8 +330,7 @@ MaybeFault ScalarUnit::execute(const PreparedInstruction& insn) {
       }
       return std::nullopt;
     }
-    default:
-      break;
+    default: break;
   }
   return arch::make_fault(FaultCode::IllegalInstruction,
                           fmt::format("not yet executed: {}", insn.decoded.form->mnemonic), pc);
@@ -383,17 +364,20 @@ MaybeFault ScalarUnit::memory_access(const PreparedInstruction& insn) {
       return bad;
     }
   }
-  for (unsigned pe = 0; pe < kPeCount; ++pe) {
-    if (store) {
-      const std::uint64_t data = plan.compressed ? read(pe, 24)
-                                 : immediate     ? read(pe, insn.srcl)
-                                                 : read(pe, insn.srcd);
-      store_bytes(bytes[pe], plan.size, data);
-    } else {
-      std::uint64_t value = load_bytes(bytes[pe], plan.size);
-      if (plan.sign_extend) value = sign_extend(value, plan.size * 8u);
-      write(pe, plan.compressed ? 31u : insn.rd, value);
-    }
+  // Registers are read before the first store and memory before the first
+  // register write (neither can change the other); locals keep the plan out
+  // of the byte stores' aliasing.
+  const unsigned size = plan.size;
+  if (store) {
+    const Lanes data = read_lanes(plan.compressed ? 24u : immediate ? insn.srcl : insn.srcd);
+    for (unsigned pe = 0; pe < kPeCount; ++pe)
+      store_bytes(bytes[pe], size, data[pe]);
+  } else {
+    Lanes values;
+    for (unsigned pe = 0; pe < kPeCount; ++pe)
+      values[pe] = load_bytes(bytes[pe], size);
+    if (plan.sign_extend) values = each(values, [size](V v) { return sign_extend(v, size * 8u); });
+    write_lanes(plan.compressed ? 31u : insn.rd, values);
   }
   return std::nullopt;
 }

@@ -2,8 +2,7 @@
 
 namespace ptovp::frontend {
 
-Halt stall_halt(const FrontEnd& front_end, const arch::ArchState& state,
-                          std::string reason) {
+Halt stall_halt(const FrontEnd& front_end, const arch::ArchState& state, std::string reason) {
   Halt halt;
   halt.kind = HaltKind::Stall;
   halt.fault.reason = std::move(reason);

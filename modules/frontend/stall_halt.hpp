@@ -16,7 +16,6 @@ struct Stalled {
   std::string reason;
 };
 
-Halt stall_halt(const FrontEnd& front_end, const arch::ArchState& state,
-                          std::string reason);
+Halt stall_halt(const FrontEnd& front_end, const arch::ArchState& state, std::string reason);
 
 }  // namespace ptovp::frontend

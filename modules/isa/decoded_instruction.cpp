@@ -24,8 +24,7 @@ FieldValues DecodedInstruction::field_values() const {
 
 std::string DecodedInstruction::illegal_reason() const {
   switch (status) {
-    case DecodeStatus::Legal:
-      return {};
+    case DecodeStatus::Legal: return {};
     case DecodeStatus::ConstraintViolated: {
       const FieldInfo& f = fields_of(*form)[violated_field];
       std::string reason = fmt::format("{} field {} = {} is reserved ({})", form->mnemonic, f.name,
@@ -37,8 +36,7 @@ std::string DecodedInstruction::illegal_reason() const {
     }
     case DecodeStatus::ReservedForm:
       return fmt::format("{} is reserved in PTO ({})", form->mnemonic, form->form_id);
-    case DecodeStatus::NoMatchingForm:
-      break;
+    case DecodeStatus::NoMatchingForm: break;
   }
   if (const ReservedEncoding* reserved = find_reservation(word, length_bits)) {
     return fmt::format("reserved encoding {} ({})", reserved->mnemonic, reserved->owner);

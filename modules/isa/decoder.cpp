@@ -69,8 +69,7 @@ std::size_t scan_cost(const std::vector<Candidate>& bucket, Split split) {
   std::size_t cost = 0;
   for (std::size_t i = 0; i < bucket.size(); ++i) {
     for (std::size_t j = 0; j <= i; ++j) {
-      cost += compatible(bucket[j].mask, bucket[j].match, field_mask,
-                         bucket[i].match & field_mask);
+      cost += compatible(bucket[j].mask, bucket[j].match, field_mask, bucket[i].match & field_mask);
     }
   }
   return cost;
@@ -107,8 +106,8 @@ void Decoder::plan_checks(const FormInfo& form, Candidate& candidate) {
   for (const FormConstraint& c : constraints_of(form)) {
     const FieldInfo& field = fields_of(form)[c.field];
     const FieldPiece& piece = pieces_of(field)[0];
-    CheckOp check{piece.instruction_lsb, c.field, (std::uint64_t{1} << piece.width) - 1, 0,
-                  nullptr, nullptr};
+    CheckOp check{
+        piece.instruction_lsb, c.field, (std::uint64_t{1} << piece.width) - 1, 0, nullptr, nullptr};
     if (field.piece_count == 1 && piece.width <= kTableBits) {
       for (std::uint64_t raw = 0; raw <= check.mask; ++raw) {
         if (satisfies(c, extract_field(field, raw << piece.instruction_lsb)))

@@ -1,9 +1,9 @@
 // Instruction decode: form, encoding variant and legality, with the spec's
 // precedence (command forms before scalar forms, then decreasing mask
-// popcount, then form_id) resolved once: every 16-bit parcel maps to its whole
-// result, wider words to per-opcode candidate buckets,
-// each split once more on the bit field that best separates its forms. Field values are
-// extracted when read (DecodedInstruction::field).
+// popcount, then form_id) resolved once, at construction: every 16-bit parcel
+// maps to its whole result, wider words to per-opcode candidate buckets, each
+// split once more on the bit field that best separates its forms. Field
+// values are extracted when read (DecodedInstruction::field).
 #pragma once
 
 #include <cstdint>
@@ -26,9 +26,9 @@ class Decoder {
   IsaRelease release() const { return release_; }
 
  private:
-  // One constraint of a form. Fields of up to kTableBits bits (all but three
-  // in the catalog, every one a single piece) are checked through a table of
-  // their raw bit patterns; decode extracts no field value for them.
+  // One constraint of a form. Single-piece fields of up to 6 bits (all but
+  // three constrained fields in the catalog) are checked through a 64-bit
+  // table of their raw bit patterns, so decode extracts no value for them.
   struct CheckOp {
     std::uint8_t lsb;             // the field's bits [lsb + width - 1 : lsb]
     std::uint8_t field;           // index within the form's fields
@@ -71,10 +71,10 @@ class Decoder {
 
   IsaRelease release_;
   std::vector<CheckOp> checks_;
-  std::vector<Candidate> candidates_;      // bucket-major, each bucket in precedence order
-  std::vector<Bucket> wide_buckets_;       // 32-, 48- and 64-bit: length slot x 1024 keys
-  std::vector<BucketRange> sub_ranges_;
-  std::vector<ParcelResult> parcels_;      // 16-bit: every parcel resolved in advance
+  std::vector<Candidate> candidates_;    // bucket-major, each bucket in precedence order
+  std::vector<Bucket> wide_buckets_;     // 32-, 48- and 64-bit: length slot x 1024 keys
+  std::vector<BucketRange> sub_ranges_;  // ranges of candidates_
+  std::vector<ParcelResult> parcels_;    // 16-bit: every parcel resolved in advance
 };
 
 }  // namespace ptovp::isa

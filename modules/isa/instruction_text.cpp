@@ -12,15 +12,12 @@ namespace {
 
 std::string raw_data_directive(const DecodedInstruction& d) {
   switch (d.length_bits) {
-    case 16:
-      return fmt::format(".half {:#06x}", d.word);
-    case 32:
-      return fmt::format(".word {:#010x}", d.word);
+    case 16: return fmt::format(".half {:#06x}", d.word);
+    case 32: return fmt::format(".word {:#010x}", d.word);
     case 48:
       return fmt::format(".half {:#06x}, {:#06x}, {:#06x}", d.word & 0xFFFF,
                          (d.word >> 16) & 0xFFFF, (d.word >> 32) & 0xFFFF);
-    default:
-      return fmt::format(".dword {:#018x}", d.word);
+    default: return fmt::format(".dword {:#018x}", d.word);
   }
 }
 
@@ -47,9 +44,7 @@ std::string instruction_text(const DecodedInstruction& d, std::uint64_t pc,
   std::vector<std::string> operands;
   for (const OperandSlot& slot : slots_of(*d.form)) {
     switch (slot.kind) {
-      case OperandKind::Keyword:
-        operands.emplace_back(slot.text);
-        break;
+      case OperandKind::Keyword: operands.emplace_back(slot.text); break;
       case OperandKind::Register:
         operands.push_back(source_register_name(static_cast<unsigned>(value(slot, 0))));
         break;
@@ -78,21 +73,15 @@ std::string instruction_text(const DecodedInstruction& d, std::uint64_t pc,
                            " ~ " + source_register_name(static_cast<unsigned>(value(slot, 1))) +
                            "]");
         break;
-      case OperandKind::Immediate:
-        operands.push_back(std::to_string(value(slot, 0)));
-        break;
+      case OperandKind::Immediate: operands.push_back(std::to_string(value(slot, 0))); break;
       case OperandKind::PcRelative: {
         const std::uint64_t target = pc + static_cast<std::uint64_t>(value(slot, 0) * 2);
         const auto name = name_address ? name_address(target) : std::nullopt;
         operands.push_back(name ? *name : fmt::format("{:#x}", target));
         break;
       }
-      case OperandKind::Enum:
-        operands.push_back(enum_text(slot, value(slot, 0)));
-        break;
-      case OperandKind::DestEnum:
-        operands.push_back("->" + enum_text(slot, value(slot, 0)));
-        break;
+      case OperandKind::Enum: operands.push_back(enum_text(slot, value(slot, 0))); break;
+      case OperandKind::DestEnum: operands.push_back("->" + enum_text(slot, value(slot, 0))); break;
       case OperandKind::Flag:
         if (value(slot, 0) != 0) operands.emplace_back(slot.text);
         break;

@@ -38,8 +38,10 @@ class Memory {
   arch::MaybeFault write(std::uint64_t address, const std::uint8_t* in, std::uint64_t length);
 
   // Host pointer to [address, address + length), or nullptr when any byte is
-  // outside the RAM. Inline with contains(): the fetch loop and scalar loads
-  // and stores use it for every access.
+  // outside the RAM. The RAM is allocated once, so a pointer stays valid for
+  // the Memory's lifetime (the front end keeps them as DMI grants). Inline
+  // with contains(): the fetch loop and scalar loads and stores use it for
+  // every access.
   std::uint8_t* direct(std::uint64_t address, std::uint64_t length) {
     return contains(address, length) ? bytes_.data() + (address - base_) : nullptr;
   }

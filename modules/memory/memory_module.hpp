@@ -6,9 +6,9 @@
 
 #include <cstdint>
 
+#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "memory/memory.hpp"
 

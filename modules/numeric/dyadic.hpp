@@ -4,6 +4,7 @@
 // no host floating point anywhere on this path.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <type_traits>
@@ -109,8 +110,8 @@ inline void split64(std::uint64_t significand, int shift, std::uint64_t* integer
 // floor(|v|) and the dropped fraction, for |v| < 2^62. Beyond 63 bits of
 // right shift the value is below one half, as a shift of 63 also gives.
 inline void split_unit64(const Dyadic64& v, std::uint64_t* integer, Fraction* fraction) {
-  const int left = v.exponent > 0 ? v.exponent : 0;
-  const int right = v.exponent < -63 ? 63 : v.exponent < 0 ? -v.exponent : 0;
+  const int left = std::max(v.exponent, 0);
+  const int right = std::min(std::max(-v.exponent, 0), 63);
   split64(v.significand << left, right, integer, fraction);
 }
 

@@ -26,7 +26,9 @@ inline std::uint64_t picoseconds(const sc_core::sc_time& time) {
   return time.value();
 }
 
-inline Unit pe_unit(unsigned pe) { return static_cast<Unit>(static_cast<unsigned>(Unit::Pe0) + pe); }
+inline Unit pe_unit(unsigned pe) {
+  return static_cast<Unit>(static_cast<unsigned>(Unit::Pe0) + pe);
+}
 
 struct Slice {
   Unit unit;

@@ -8,20 +8,16 @@ namespace {
 
 std::string_view family_of(arch::OperationClass operation_class) {
   switch (operation_class) {
-    case arch::OperationClass::Tlsu:
-      return "TLSU";
-    case arch::OperationClass::Cube:
-      return "CUBE";
-    case arch::OperationClass::Tepl:
-      return "TEPL";
+    case arch::OperationClass::Tlsu: return "TLSU";
+    case arch::OperationClass::Cube: return "CUBE";
+    case arch::OperationClass::Tepl: return "TEPL";
   }
   return {};
 }
 
 std::string_view without_bstart(std::string_view mnemonic) {
   constexpr std::string_view kPrefix = "BSTART.";
-  return mnemonic.substr(0, kPrefix.size()) == kPrefix ? mnemonic.substr(kPrefix.size())
-                                                       : mnemonic;
+  return mnemonic.substr(0, kPrefix.size()) == kPrefix ? mnemonic.substr(kPrefix.size()) : mnemonic;
 }
 
 }  // namespace

@@ -6,8 +6,8 @@ void prepare_block_payload(tlm::tlm_generic_payload& payload, BlockTransaction& 
   payload.set_command(tlm::TLM_IGNORE_COMMAND);
   payload.set_address(0);
   // NOLINTNEXTLINE: the generic payload's data pointer is untyped bytes.
-  payload.set_data_ptr(reinterpret_cast<unsigned char*>(
-      const_cast<arch::BlockDescriptor*>(extension.block)));
+  payload.set_data_ptr(
+      reinterpret_cast<unsigned char*>(const_cast<arch::BlockDescriptor*>(extension.block)));
   payload.set_data_length(sizeof(arch::BlockDescriptor));
   payload.set_streaming_width(sizeof(arch::BlockDescriptor));
   payload.set_byte_enable_ptr(nullptr);

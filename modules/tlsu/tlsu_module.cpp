@@ -65,7 +65,8 @@ std::uint64_t TlsuModule::bytes_moved(const arch::BlockDescriptor& block) const 
     if (auto index = local_.resolve_source(binding.source[0]))
       return valid_bytes(local_.at(*index).info()) * arch::pe_count(binding.pe_mask);
   }
-  if (block.shared_count > 0) return valid_bytes(fabric_.tiles().at(block.shared[0].shared_id).info);
+  if (block.shared_count > 0)
+    return valid_bytes(fabric_.tiles().at(block.shared[0].shared_id).info);
   // TPREFETCH: LB1 rows of LB0 elements (absent = 1).
   const auto dim = [&](unsigned i) { return block.dims[i].present ? block.dims[i].value : 1u; };
   const auto type = numeric::data_type_from_code(block.data_type);
@@ -79,8 +80,8 @@ void TlsuModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
     return;
   }
   const arch::BlockDescriptor& block = *transaction->block;
-  sc_core::sc_time start = std::max({sc_core::sc_time_stamp() + delay, transaction->ready_at,
-                                     free_at_});
+  sc_core::sc_time start =
+      std::max({sc_core::sc_time_stamp() + delay, transaction->ready_at, free_at_});
   for (unsigned i = 0; i < block.shared_count; ++i) {
     if (!block.shared[i].is_destination())
       start = std::max(start, shared_access(block.shared[i].shared_id, false, start));
@@ -102,10 +103,10 @@ void TlsuModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
     }
   }
   const std::string_view mnemonic = sc_common::block_mnemonic(block);
-  const bool to_memory = block.is_tlsu(arch::TlsuFunction::TStore) ||
-                         block.is_tlsu(arch::TlsuFunction::TStoreSPart);
-  const bool from_memory = block.is_tlsu(arch::TlsuFunction::TLoad) ||
-                           block.is_tlsu(arch::TlsuFunction::TPrefetch);
+  const bool to_memory =
+      block.is_tlsu(arch::TlsuFunction::TStore) || block.is_tlsu(arch::TlsuFunction::TStoreSPart);
+  const bool from_memory =
+      block.is_tlsu(arch::TlsuFunction::TLoad) || block.is_tlsu(arch::TlsuFunction::TPrefetch);
   log_.count_bytes(to_memory ? "stored" : from_memory ? "loaded" : "moved", bytes);
   log_.busy(sc_common::Unit::Tlsu, start, end, mnemonic,
             log_.keeps_slices() ? fmt::format("{} bytes", bytes) : std::string());

@@ -9,10 +9,10 @@
 // a time in program order, so GM effects keep program order.
 #pragma once
 
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
+#include <systemc>
+#include <tlm>
 
 #include "sc_common/activity_log.hpp"
 #include "sc_common/timing_config.hpp"
@@ -26,9 +26,9 @@ class TlsuModule : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<TlsuModule> memory_socket;
   tlm_utils::simple_initiator_socket<TlsuModule> fabric_socket;
 
-  TlsuModule(const sc_core::sc_module_name& name, memory::Memory& ram,
-             arch::LocalTileFile& local, fabric::Fabric& fabric,
-             const sc_common::TimingConfig& timing, sc_common::ActivityLog& log);
+  TlsuModule(const sc_core::sc_module_name& name, memory::Memory& ram, arch::LocalTileFile& local,
+             fabric::Fabric& fabric, const sc_common::TimingConfig& timing,
+             sc_common::ActivityLog& log);
 
  private:
   void end_of_elaboration() override;

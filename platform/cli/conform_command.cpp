@@ -16,6 +16,7 @@
 #include "conform/block_case.hpp"
 #include "conform/case_runner.hpp"
 #include "conform/case_verdict.hpp"
+#include "conform/systemc_case_engine.hpp"
 
 namespace ptovp::cli {
 namespace {
@@ -26,11 +27,12 @@ struct ConformOptions {
   bool verbose = false;
 };
 
-// The engines a case can run on. The SystemC engine joins this table (and
-// PTOVP_CONFORM_ENGINES in tests/conform/CMakeLists.txt) once it runs cases.
+// The engines a case can run on (PTOVP_CONFORM_ENGINES in
+// tests/conform/CMakeLists.txt lists them too).
 const std::vector<std::pair<std::string, conform::CaseEngine>>& engines() {
   static const std::vector<std::pair<std::string, conform::CaseEngine>> table{
       {"functional", conform::run_functional},
+      {"systemc", conform::run_systemc},
   };
   return table;
 }
@@ -79,7 +81,7 @@ void add_conform_command(CLI::App& app, int& exit_status) {
   CLI::App* command = app.add_subcommand(
       "conform", "Run block conformance cases (tests/vectors/blocks/BLOCKS.md) against the spec");
   command->add_option("cases", options->cases, "case files (*.json)")->required();
-  command->add_option("--engine", options->engine, "functional");
+  command->add_option("--engine", options->engine, "functional or systemc");
   command->add_flag("--verbose", options->verbose,
                     "also print the faults, regions and instruction count of passing cases");
   command->callback([options, &exit_status] { exit_status = conform(*options); });

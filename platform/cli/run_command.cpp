@@ -82,8 +82,7 @@ struct LoadRequest {
 LoadRequest parse_load(const std::string& spec) {
   const auto at = spec.rfind('@');
   if (at == std::string::npos) throw UsageError(fmt::format("--load {}: expected FILE@ADDR", spec));
-  return {spec, parse_number(spec.substr(at + 1), "--load address"),
-          read_file(spec.substr(0, at))};
+  return {spec, parse_number(spec.substr(at + 1), "--load address"), read_file(spec.substr(0, at))};
 }
 
 struct DumpRequest {
@@ -180,7 +179,8 @@ int execute(const RunOptions& options, const isa::ProgramImage& image,
     }
     outputs.write(dump.path, std::string(bytes.begin(), bytes.end()));
   }
-  if (!options.dump_state.empty()) outputs.write(options.dump_state, engine.state_dump().dump(1) + "\n");
+  if (!options.dump_state.empty())
+    outputs.write(options.dump_state, engine.state_dump().dump(1) + "\n");
   return status;
 }
 
@@ -189,23 +189,22 @@ int run_functional(const RunOptions& options, const config::PlatformConfig& conf
   functional::FunctionalModel model(config.model);
   model.cube().set_config(config.cube);
   model.cube().set_config(config.cube);
-  Engine engine{
-      [&](std::uint64_t address, const std::vector<std::uint8_t>& bytes) {
-        return model.load_bytes(address, bytes);
-      },
-      [&](std::uint64_t address, std::uint8_t* out, std::uint64_t length) {
-        return model.memory().read(address, out, length);
-      },
-      [&](std::uint64_t limit) { return model.run(limit); },
-      [&] { return functional::state_dump(model); },
-      [&] { return model.state().pc; }};
+  Engine engine{[&](std::uint64_t address, const std::vector<std::uint8_t>& bytes) {
+                  return model.load_bytes(address, bytes);
+                },
+                [&](std::uint64_t address, std::uint8_t* out, std::uint64_t length) {
+                  return model.memory().read(address, out, length);
+                },
+                [&](std::uint64_t limit) { return model.run(limit); },
+                [&] { return functional::state_dump(model); }, [&] { return model.state().pc; }};
   return execute(
-      options, image, [&](const isa::ProgramImage& program) { return model.load(program); },
-      engine, outputs, [&](const functional::RunResult& result, double seconds) {
+      options, image, [&](const isa::ProgramImage& program) { return model.load(program); }, engine,
+      outputs,
+      [&](const functional::RunResult& result, double seconds) {
         if (!options.verbose) return;
         std::cerr << fmt::format(
-            "ptovp run: {} instructions in {:.3f} s ({:.1f} MIPS)\n", result.instructions,
-            seconds, seconds > 0 ? static_cast<double>(result.instructions) / seconds / 1e6 : 0.0);
+            "ptovp run: {} instructions in {:.3f} s ({:.1f} MIPS)\n", result.instructions, seconds,
+            seconds > 0 ? static_cast<double>(result.instructions) / seconds / 1e6 : 0.0);
       });
 }
 
@@ -217,25 +216,26 @@ int run_systemc(const RunOptions& options, const config::PlatformConfig& config,
   const bool keep_slices = !options.trace.empty() || !options.vcd.empty();
   std::unique_ptr<systemc::SystemCPlatform> platform;
   try {
-    platform = std::make_unique<systemc::SystemCPlatform>("ptovp", config, keep_slices,
-                                                          std::cout, std::cerr);
+    platform = std::make_unique<systemc::SystemCPlatform>("ptovp", config, keep_slices, std::cout,
+                                                          std::cerr);
   } catch (const std::invalid_argument& error) {
     throw UsageError(error.what());
   }
-  Engine engine{
-      [&](std::uint64_t address, const std::vector<std::uint8_t>& bytes) {
-        return platform->load_bytes(address, bytes);
-      },
-      [&](std::uint64_t address, std::uint8_t* out, std::uint64_t length) {
-        return platform->read_bytes(address, out, length);
-      },
-      [&](std::uint64_t limit) { return platform->run(limit); },
-      [&] { return functional::state_dump(platform->state_view()); },
-      [&] { return platform->state_view().state.pc; }};
+  Engine engine{[&](std::uint64_t address, const std::vector<std::uint8_t>& bytes) {
+                  return platform->load_bytes(address, bytes);
+                },
+                [&](std::uint64_t address, std::uint8_t* out, std::uint64_t length) {
+                  return platform->read_bytes(address, out, length);
+                },
+                [&](std::uint64_t limit) { return platform->run(limit); },
+                [&] { return functional::state_dump(platform->state_view()); },
+                [&] { return platform->state_view().state.pc; }};
   return execute(
       options, image, [&](const isa::ProgramImage& program) { return platform->load(program); },
-      engine, outputs, [&](const functional::RunResult& result, double seconds) {
-        const nlohmann::ordered_json statistics = systemc::run_statistics(*platform, result.instructions);
+      engine, outputs,
+      [&](const functional::RunResult& result, double seconds) {
+        const nlohmann::ordered_json statistics =
+            systemc::run_statistics(*platform, result.instructions);
         if (!options.quiet) std::cerr << systemc::run_summary(statistics, seconds);
         if (!options.stats.empty()) outputs.write(options.stats, statistics.dump(1) + "\n");
         if (!options.trace.empty()) {
@@ -266,8 +266,17 @@ int run(const RunOptions& options) {
        {&options.trace, &options.stats, &options.vcd, &options.dump_state}) {
     if (!path->empty()) outputs.reserve(*path);
   }
-  for (const std::string& spec : options.dumps)
-    outputs.reserve(parse_dump(spec).path);
+  // Checked before the run: under AddressSanitizer an exception after the
+  // SystemC kernel has switched stacks is reported as a false stack overflow.
+  const std::uint64_t memory_end = config.model.memory_base + config.model.memory_size;
+  for (const std::string& spec : options.dumps) {
+    const DumpRequest dump = parse_dump(spec);
+    if (dump.address < config.model.memory_base || dump.address > memory_end ||
+        dump.length > memory_end - dump.address)
+      throw UsageError(fmt::format("--dump {}: outside memory [0x{:x}, 0x{:x})", spec,
+                                   config.model.memory_base, memory_end));
+    outputs.reserve(dump.path);
+  }
 
   isa::ProgramImage image;
   try {

@@ -34,55 +34,90 @@ std::uint8_t& byte_of(E& e) {
 
 const std::vector<NumberKey>& number_keys() {
   static const std::vector<NumberKey> keys{
-      {"memory.base", 0, [](PlatformConfig& c) -> auto& { return c.model.memory_base; }},
-      {"memory.size", 1, [](PlatformConfig& c) -> auto& { return c.model.memory_size; }},
-      {"tile.capacity", 1, [](PlatformConfig& c) -> auto& { return c.model.arch.tile_capacity; }},
-      {"clock.period_ps", 1, [](PlatformConfig& c) -> auto& { return c.timing.clock_period_ps; }},
-      {"quantum.ns", 1, [](PlatformConfig& c) -> auto& { return c.timing.quantum_ns; }},
-      {"frontend.cycles_per_instruction", 1,
-       [](PlatformConfig& c) -> auto& { return c.timing.frontend_cycles_per_instruction; }},
-      {"builder.cycles_per_block", 0,
-       [](PlatformConfig& c) -> auto& { return c.timing.builder_cycles_per_block; }},
-      {"cube.base_cycles", 0, [](PlatformConfig& c) -> auto& { return c.timing.cube_base_cycles; }},
-      // k_step(type) = 8 * bytes / bits(type) must be >= 1 for FP64.
-      {"cube.k_step_bytes", 8,
-       [](PlatformConfig& c) -> auto& { return c.timing.cube_k_step_bytes; }},
-      {"cube.cycles_per_step", 1,
-       [](PlatformConfig& c) -> auto& { return c.timing.cube_cycles_per_step; }},
-      {"cube.cycles_per_step_fp32", 1,
-       [](PlatformConfig& c) -> auto& { return c.timing.cube_cycles_per_step_fp32; }},
-      {"fpatr.group_elements", 1,
-       [](PlatformConfig& c) -> auto& { return c.timing.fpatr_group_elements; }},
-      {"fpatr.cycles_per_group", 0,
-       [](PlatformConfig& c) -> auto& { return c.timing.fpatr_cycles_per_group; }},
-      {"tlsu.bytes_per_cycle", 1,
-       [](PlatformConfig& c) -> auto& { return c.timing.tlsu_bytes_per_cycle; }},
-      {"tlsu.latency_cycles", 0,
-       [](PlatformConfig& c) -> auto& { return c.timing.tlsu_latency_cycles; }},
-      {"fabric.publish_cycles", 0,
-       [](PlatformConfig& c) -> auto& { return c.timing.fabric_publish_cycles; }},
-  };
-  return keys;
+      {"memory.base", 0, [](PlatformConfig & c) -> auto& {return c.model.memory_base;
+}
+}  // namespace
+, {"memory.size", 1, [](PlatformConfig& c) -> auto& {return c.model.memory_size;
+}  // namespace ptovp::config
+}
+, {"tile.capacity", 1, [](PlatformConfig& c) -> auto& {return c.model.arch.tile_capacity;
+}
+}
+, {"clock.period_ps", 1, [](PlatformConfig& c) -> auto& {return c.timing.clock_period_ps;
+}
+}
+, {"quantum.ns", 1, [](PlatformConfig& c) -> auto& {return c.timing.quantum_ns;
+}
+}
+, {"frontend.cycles_per_instruction", 1,
+   [](PlatformConfig& c) -> auto& {return c.timing.frontend_cycles_per_instruction;
+}
+}
+, {"builder.cycles_per_block", 0,
+   [](PlatformConfig& c) -> auto& {return c.timing.builder_cycles_per_block;
+}
+}
+, {"cube.base_cycles", 0, [](PlatformConfig& c) -> auto& {return c.timing.cube_base_cycles;
+}
+}
+,
+    // k_step(type) = 8 * bytes / bits(type) must be >= 1 for FP64.
+    {"cube.k_step_bytes", 8, [](PlatformConfig& c) -> auto& {return c.timing.cube_k_step_bytes;
+}
+}
+, {"cube.cycles_per_step", 1, [](PlatformConfig& c) -> auto& {return c.timing.cube_cycles_per_step;
+}
+}
+, {"cube.cycles_per_step_fp32", 1,
+   [](PlatformConfig& c) -> auto& {return c.timing.cube_cycles_per_step_fp32;
+}
+}
+, {"fpatr.group_elements", 1, [](PlatformConfig& c) -> auto& {return c.timing.fpatr_group_elements;
+}
+}
+, {"fpatr.cycles_per_group", 0,
+   [](PlatformConfig& c) -> auto& {return c.timing.fpatr_cycles_per_group;
+}
+}
+, {"tlsu.bytes_per_cycle", 1, [](PlatformConfig& c) -> auto& {return c.timing.tlsu_bytes_per_cycle;
+}
+}
+, {"tlsu.latency_cycles", 0, [](PlatformConfig& c) -> auto& {return c.timing.tlsu_latency_cycles;
+}
+}
+, {"fabric.publish_cycles", 0,
+   [](PlatformConfig& c) -> auto& {return c.timing.fabric_publish_cycles;
+}
+}
+,
+}
+;
+return keys;
 }
 
 const std::vector<ChoiceKey>& choice_keys() {
   static const std::vector<ChoiceKey> keys{
-      {"tile.naming",
-       {"asl", "queue"},
-       [](PlatformConfig& c) -> auto& { return byte_of(c.model.tile_naming); }},
-      {"pe.thread_id",
-       {"pe-index", "zero"},
-       [](PlatformConfig& c) -> auto& { return byte_of(c.model.arch.thread_id); }},
-      {"block.body_entry",
-       {"first-scalar", "never"},
-       [](PlatformConfig& c) -> auto& { return byte_of(c.model.body_entry); }},
-      {"host.services",
-       {"off", "on"},
-       [](PlatformConfig& c) -> auto& {
-         return reinterpret_cast<std::uint8_t&>(c.model.front_end.host_services);
-       }},
-  };
-  return keys;
+      {"tile.naming", {"asl", "queue"},
+       [](PlatformConfig & c) -> auto& {return byte_of(c.model.tile_naming);
+}
+}
+, {"pe.thread_id", {"pe-index", "zero"},
+   [](PlatformConfig& c) -> auto& {return byte_of(c.model.arch.thread_id);
+}
+}
+, {"block.body_entry", {"first-scalar", "never"},
+   [](PlatformConfig& c) -> auto& {return byte_of(c.model.body_entry);
+}
+}
+, {"host.services", {"off", "on"},
+   [](PlatformConfig& c) -> auto& {return reinterpret_cast<std::uint8_t&>(
+                             c.model.front_end.host_services);
+}
+}
+,
+}
+;
+return keys;
 }
 
 constexpr std::string_view kProfileKey = "numeric.profile";
@@ -143,7 +178,8 @@ std::optional<std::string> PlatformConfig::set(std::string_view key, std::string
   // The numeric profile is the model's and the CUBE unit's.
   if (key == kProfileKey) {
     const auto profile = numeric::numeric_profile_from_name(value);
-    if (!profile) return fmt::format("{}: unknown value '{}' (one of: hardware, pto-v0)", key, value);
+    if (!profile)
+      return fmt::format("{}: unknown value '{}' (one of: hardware, pto-v0)", key, value);
     model.profile = *profile;
   }
   if (auto error = cube.set(key, value)) {
@@ -204,8 +240,7 @@ json PlatformConfig::to_json() const {
   json document = json::object();
   auto put = [&](std::string_view key, json value) {
     const std::size_t dot = key.find('.');
-    document[std::string(key.substr(0, dot))][std::string(key.substr(dot + 1))] =
-        std::move(value);
+    document[std::string(key.substr(0, dot))][std::string(key.substr(dot + 1))] = std::move(value);
   };
   put(kProfileKey, std::string(numeric::profile_name(model.profile)));
   for (const NumberKey& number : number_keys())

@@ -66,28 +66,7 @@ CaseSetup case_setup(const BlockCase& block_case) {
 CaseRun run_functional(const BlockCase& block_case, const CaseSetup& setup) {
   functional::FunctionalModel model(setup.model);
   model.cube().set_config(setup.cube);
-  auto fits = [&](arch::MaybeFault failed, const std::string& what) {
-    if (failed) throw CaseError(fmt::format("{}: {}: {}", block_case.path, what, failed->reason));
-  };
-  fits(model.load_bytes(0, setup.image), "words");
-  for (std::size_t i = 0; i < block_case.memory_init.size(); ++i) {
-    const MemoryBytes& init = block_case.memory_init[i];
-    fits(model.load_bytes(init.address, init.bytes), fmt::format("memory_init[{}]", i));
-  }
-  model.state().pc = 0;
-
-  CaseRun run;
-  const functional::RunResult result = model.run(kCaseInstructionLimit);
-  run.halt = result.halt;
-  run.instructions = result.instructions;
-  for (std::size_t i = 0; i < block_case.expected_memory.size(); ++i) {
-    const MemoryBytes& expected = block_case.expected_memory[i];
-    MemoryBytes actual{expected.address, std::vector<std::uint8_t>(expected.bytes.size())};
-    fits(model.memory().read(actual.address, actual.bytes.data(), actual.bytes.size()),
-         fmt::format("expect.memory[{}]", i));
-    run.memory.push_back(std::move(actual));
-  }
-  return run;
+  return run_case_on(model, block_case, setup);
 }
 
 }  // namespace ptovp::conform

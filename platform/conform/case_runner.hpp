@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "conform/block_case.hpp"
@@ -41,5 +42,34 @@ CaseSetup case_setup(const BlockCase& block_case);
 
 // The untimed functional model.
 CaseRun run_functional(const BlockCase& block_case, const CaseSetup& setup);
+
+// Runs a case on an engine in its reset state, configured for `setup`
+// (functional::FunctionalModel or systemc::SystemCPlatform): loads the words
+// and memory_init, runs from 0, reads back expect.memory.
+template <typename Engine>
+CaseRun run_case_on(Engine& engine, const BlockCase& block_case, const CaseSetup& setup) {
+  auto fits = [&](arch::MaybeFault failed, const std::string& what) {
+    if (failed) throw CaseError(block_case.path + ": " + what + ": " + failed->reason);
+  };
+  fits(engine.load_bytes(0, setup.image), "words");
+  for (std::size_t i = 0; i < block_case.memory_init.size(); ++i) {
+    const MemoryBytes& init = block_case.memory_init[i];
+    fits(engine.load_bytes(init.address, init.bytes), "memory_init[" + std::to_string(i) + "]");
+  }
+  engine.state().pc = 0;
+
+  CaseRun run;
+  const functional::RunResult result = engine.run(kCaseInstructionLimit);
+  run.halt = result.halt;
+  run.instructions = result.instructions;
+  for (std::size_t i = 0; i < block_case.expected_memory.size(); ++i) {
+    const MemoryBytes& expected = block_case.expected_memory[i];
+    MemoryBytes actual{expected.address, std::vector<std::uint8_t>(expected.bytes.size())};
+    fits(engine.memory().read(actual.address, actual.bytes.data(), actual.bytes.size()),
+         "expect.memory[" + std::to_string(i) + "]");
+    run.memory.push_back(std::move(actual));
+  }
+  return run;
+}
 
 }  // namespace ptovp::conform

@@ -44,14 +44,25 @@ arch::MaybeFault FunctionalModel::load_bytes(std::uint64_t address,
   return memory_.write(address, bytes.data(), bytes.size());
 }
 
-arch::MaybeFault FunctionalModel::load(const isa::ProgramImage& image) {
+arch::MaybeFault load_sections(
+    const isa::ProgramImage& image,
+    const std::function<arch::MaybeFault(std::uint64_t, const std::vector<std::uint8_t>&)>& write) {
   for (const isa::ImageSection& section : image.sections) {
-    if (auto failed = load_bytes(section.address, section.bytes)) {
+    if (auto failed = write(section.address, section.bytes)) {
       failed->reason =
           fmt::format("section {} ({} bytes at 0x{:x}) does not fit memory: {}", section.name,
                       section.bytes.size(), section.address, failed->reason);
       return failed;
     }
+  }
+  return std::nullopt;
+}
+
+arch::MaybeFault FunctionalModel::load(const isa::ProgramImage& image) {
+  if (auto failed = load_sections(image, [this](std::uint64_t address, const auto& bytes) {
+        return load_bytes(address, bytes);
+      })) {
+    return failed;
   }
   state_.pc = image.entry;
   return std::nullopt;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -42,6 +43,12 @@ struct RunResult {
   std::optional<frontend::Halt> halt;
   std::uint64_t instructions = 0;
 };
+
+// Writes every section of `image` through `write`; the fault names the first
+// section that does not fit. Both engines load images with it.
+arch::MaybeFault load_sections(
+    const isa::ProgramImage& image,
+    const std::function<arch::MaybeFault(std::uint64_t, const std::vector<std::uint8_t>&)>& write);
 
 class FunctionalModel {
  public:

@@ -12,14 +12,10 @@ std::size_t log_lines = 0;
 
 const char* severity_name(sc_core::sc_severity severity) {
   switch (severity) {
-    case sc_core::SC_INFO:
-      return "info";
-    case sc_core::SC_WARNING:
-      return "warning";
-    case sc_core::SC_ERROR:
-      return "error";
-    default:
-      return "fatal";
+    case sc_core::SC_INFO: return "info";
+    case sc_core::SC_WARNING: return "warning";
+    case sc_core::SC_ERROR: return "error";
+    default: return "fatal";
   }
 }
 
@@ -27,8 +23,8 @@ void handle(const sc_core::sc_report& report, const sc_core::sc_actions& actions
   if (actions & sc_core::SC_DISPLAY) {
     if (log_lines < log_limit) {
       *log_stream << '[' << severity_name(report.get_severity()) << ' '
-                  << sc_core::sc_time_stamp().to_string() << ' ' << report.get_msg_type()
-                  << "] " << report.get_msg() << '\n';
+                  << sc_core::sc_time_stamp().to_string() << ' ' << report.get_msg_type() << "] "
+                  << report.get_msg() << '\n';
     } else if (log_lines == log_limit) {
       *log_stream << "[info " << sc_core::sc_time_stamp().to_string()
                   << " ptovp] log limit reached; further messages suppressed\n";
@@ -36,8 +32,8 @@ void handle(const sc_core::sc_report& report, const sc_core::sc_actions& actions
     ++log_lines;
   }
   // Errors and fatals still stop the run (the kernel's own handling).
-  sc_core::sc_report_handler::default_handler(
-      report, actions & ~(sc_core::SC_DISPLAY | sc_core::SC_LOG));
+  sc_core::sc_report_handler::default_handler(report,
+                                              actions & ~(sc_core::SC_DISPLAY | sc_core::SC_LOG));
 }
 
 }  // namespace

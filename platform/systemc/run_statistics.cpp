@@ -85,10 +85,9 @@ std::string run_summary(const json& statistics, double host_seconds) {
       "  host          {:.3f} s: {:.2f} MIPS, {:.2f} M simulated cycles/s\n"
       "  systemc       {} process activations ({:.3f} per block)\n",
       cycles, static_cast<double>(cycles * period) / 1e6, 1e6 / static_cast<double>(period),
-      instructions,
-      cycles ? static_cast<double>(instructions) / static_cast<double>(cycles) : 0.0,
-      listing(statistics["blocks"]), statistics["blocks_total"].get<std::uint64_t>(),
-      utilisation, listing(statistics["bytes"]), listing(statistics["macs"]), host_seconds,
+      instructions, cycles ? static_cast<double>(instructions) / static_cast<double>(cycles) : 0.0,
+      listing(statistics["blocks"]), statistics["blocks_total"].get<std::uint64_t>(), utilisation,
+      listing(statistics["bytes"]), listing(statistics["macs"]), host_seconds,
       static_cast<double>(instructions) * speed / 1e6, static_cast<double>(cycles) * speed / 1e6,
       statistics["systemc"]["activations_total"].get<std::uint64_t>(),
       statistics["systemc"]["activations_per_block"].get<double>());

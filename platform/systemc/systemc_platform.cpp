@@ -4,6 +4,7 @@
 #include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "frontend/stall_halt.hpp"
+#include "functional/functional_model.hpp"
 
 namespace ptovp::systemc {
 
@@ -29,8 +30,8 @@ SystemCPlatform::SystemCPlatform(const sc_core::sc_module_name& name,
       memory_("memory", config_.model.memory_base, config_.model.memory_size,
               config_.timing.cycles(1)),
       fabric_("fabric", config_.timing, log_),
-      builder_("builder", state_, local_, fabric_.tiles(), config_.model.body_entry,
-               config_.timing, log_),
+      builder_("builder", state_, local_, fabric_.tiles(), config_.model.body_entry, config_.timing,
+               log_),
       front_end_("front_end", state_, memory_.storage(), builder_.semantics(), out, err,
                  config_.model.front_end, config_.timing, log_),
       tlsu_("tlsu", memory_.storage(), local_, fabric_.semantics(), config_.timing, log_),
@@ -60,45 +61,36 @@ void SystemCPlatform::elaborate() {
   if (sc_core::sc_get_status() == sc_core::SC_ELABORATION) sc_core::sc_start(sc_core::SC_ZERO_TIME);
 }
 
-arch::MaybeFault SystemCPlatform::debug_access(tlm::tlm_command command, std::uint64_t address,
-                                               std::uint8_t* bytes, std::uint64_t length) {
-  elaborate();
-  tlm::tlm_generic_payload payload;
-  payload.set_command(command);
-  payload.set_address(address);
-  payload.set_data_ptr(bytes);
-  payload.set_data_length(static_cast<unsigned>(length));
-  const bool fits = length <= 0xFFFFFFFFu && debug_socket->transport_dbg(payload) == length;
-  if (fits) return std::nullopt;
-  const memory::Memory& ram = memory_.storage();
-  return arch::make_fault(arch::FaultCode::DataPage,
-                          fmt::format("[0x{:x}, 0x{:x}) is outside memory [0x{:x}, 0x{:x})",
-                                      address, address + length, ram.base(),
-                                      ram.base() + ram.size()),
-                          address);
-}
-
 arch::MaybeFault SystemCPlatform::load_bytes(std::uint64_t address,
                                              const std::vector<std::uint8_t>& bytes) {
   if (bytes.empty()) return std::nullopt;
-  std::vector<std::uint8_t> copy = bytes;
-  return debug_access(tlm::TLM_WRITE_COMMAND, address, copy.data(), copy.size());
+  return memory_.storage().write(address, bytes.data(), bytes.size());
 }
 
 arch::MaybeFault SystemCPlatform::read_bytes(std::uint64_t address, std::uint8_t* out,
                                              std::uint64_t length) {
   if (length == 0) return std::nullopt;
-  return debug_access(tlm::TLM_READ_COMMAND, address, out, length);
+  elaborate();
+  tlm::tlm_generic_payload payload;
+  payload.set_command(tlm::TLM_READ_COMMAND);
+  payload.set_address(address);
+  payload.set_data_ptr(out);
+  payload.set_data_length(static_cast<unsigned>(length));
+  if (length <= 0xFFFFFFFFu && debug_socket->transport_dbg(payload) == length) return std::nullopt;
+  const memory::Memory& ram = memory_.storage();
+  return arch::make_fault(
+      arch::FaultCode::DataPage,
+      fmt::format("[0x{:x}, 0x{:x}) is outside memory [0x{:x}, 0x{:x})", address, address + length,
+                  ram.base(), ram.base() + ram.size()),
+      address);
 }
 
 arch::MaybeFault SystemCPlatform::load(const isa::ProgramImage& image) {
-  for (const isa::ImageSection& section : image.sections) {
-    if (auto failed = load_bytes(section.address, section.bytes)) {
-      failed->reason =
-          fmt::format("section {} ({} bytes at 0x{:x}) does not fit memory: {}", section.name,
-                      section.bytes.size(), section.address, failed->reason);
-      return failed;
-    }
+  if (auto failed =
+          functional::load_sections(image, [this](std::uint64_t address, const auto& bytes) {
+            return load_bytes(address, bytes);
+          })) {
+    return failed;
   }
   state_.pc = image.entry;
   return std::nullopt;
@@ -106,12 +98,21 @@ arch::MaybeFault SystemCPlatform::load(const isa::ProgramImage& image) {
 
 functional::RunResult SystemCPlatform::run(std::uint64_t max_instructions) {
   elaborate();
+  const std::uint64_t first = front_end_.instructions();
   front_end_.start(max_instructions);
   sc_core::sc_start();
   functional::RunResult result;
   result.halt = front_end_.halt();
-  result.instructions = front_end_.instructions();
+  result.instructions = front_end_.instructions() - first;
   return result;
+}
+
+void SystemCPlatform::reset(const cube::CubeConfig& cube) {
+  state_.reset();
+  local_.reset();
+  fabric_.tiles().reset();
+  memory_.storage().clear();
+  cube_.set_config(cube);
 }
 
 functional::StateView SystemCPlatform::state_view() const {

@@ -4,9 +4,10 @@
 //   front end --DMI--> memory <--DMI-- TLSU --> fabric <-- PE0..PE3 --> FPATR
 //        \-- header commands --> builder --block transactions--> TLSU, PE0..PE3
 //
-// The platform itself is a debug initiator on the memory (transport_dbg) for
-// loading images and reading results. One platform per process: SystemC
-// elaborates once.
+// Images are loaded into the RAM before the simulation starts, as a loader
+// does before reset; results are read through the platform's debug initiator
+// (transport_dbg). One platform per process (SystemC elaborates once); it can
+// be reset and run again.
 #pragma once
 
 #include <cstdint>
@@ -14,9 +15,9 @@
 #include <ostream>
 #include <vector>
 
+#include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include "block_builder/block_builder_module.hpp"
 #include "config/platform_config.hpp"
@@ -39,18 +40,25 @@ class SystemCPlatform : public sc_core::sc_module {
   SystemCPlatform(const sc_core::sc_module_name& name, const config::PlatformConfig& config,
                   bool keep_slices, std::ostream& out, std::ostream& err);
 
-  // Copies every section into memory through the debug port and sets TPC to
-  // the entry point; the fault names the first section that does not fit.
+  // Copies every section into memory and sets TPC to the entry point; the
+  // fault names the first section that does not fit.
   arch::MaybeFault load(const isa::ProgramImage& image);
   arch::MaybeFault load_bytes(std::uint64_t address, const std::vector<std::uint8_t>& bytes);
-  // Reads memory through the debug port.
+  // Reads memory through the debug port (transport_dbg).
   arch::MaybeFault read_bytes(std::uint64_t address, std::uint8_t* out, std::uint64_t length);
 
   // Runs the simulation until a halt, the instruction limit (0 = none) and
-  // the last unit's completion. Once per process.
+  // the last unit's completion. Simulated time and statistics carry on from
+  // one run to the next.
   functional::RunResult run(std::uint64_t max_instructions);
+  // The reset state (architecture, tiles, memory) with `cube` as the CUBE
+  // knobs, for another run in the same process.
+  void reset(const cube::CubeConfig& cube);
 
   functional::StateView state_view() const;
+  arch::ArchState& state() { return state_; }
+  // The RAM, for reading results without simulated time.
+  const memory::Memory& memory() const { return memory_.storage(); }
   const sc_common::ActivityLog& activity() const { return log_; }
   const config::PlatformConfig& config() const { return config_; }
   // The simulated time the run took.
@@ -58,10 +66,8 @@ class SystemCPlatform : public sc_core::sc_module {
 
  private:
   // Elaborates once (binding the sockets, the DMI handshakes) before the
-  // first debug access; the front end waits for run().
+  // first run or debug access; the front end waits for run().
   void elaborate();
-  arch::MaybeFault debug_access(tlm::tlm_command command, std::uint64_t address,
-                                std::uint8_t* bytes, std::uint64_t length);
 
   tlm_utils::simple_initiator_socket<SystemCPlatform> debug_socket;
   config::PlatformConfig config_;

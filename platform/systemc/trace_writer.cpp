@@ -26,7 +26,8 @@ void write_trace(std::ostream& out, const sc_common::ActivityLog& log) {
   for (std::size_t unit = 0; unit < sc_common::kUnitCount; ++unit) {
     const std::string name = json_string(sc_common::unit_name(static_cast<sc_common::Unit>(unit)));
     out << fmt::format(
-        ",\n{{\"ph\":\"M\",\"pid\":1,\"tid\":{0},\"name\":\"thread_name\",\"args\":{{\"name\":{1}}}}}"
+        ",\n{{\"ph\":\"M\",\"pid\":1,\"tid\":{0},\"name\":\"thread_name\",\"args\":{{\"name\":{1}}}"
+        "}}"
         ",\n{{\"ph\":\"M\",\"pid\":1,\"tid\":{0},\"name\":\"thread_sort_index\","
         "\"args\":{{\"sort_index\":{0}}}}}",
         unit, name);
@@ -36,7 +37,8 @@ void write_trace(std::ostream& out, const sc_common::ActivityLog& log) {
         ",\n{{\"ph\":\"X\",\"pid\":1,\"tid\":{},\"ts\":{},\"dur\":{},\"name\":{},"
         "\"args\":{{\"detail\":{}}}}}",
         static_cast<unsigned>(slice.unit), microseconds_text(slice.start),
-        microseconds_text(slice.end - slice.start), json_string(slice.name), json_string(slice.detail));
+        microseconds_text(slice.end - slice.start), json_string(slice.name),
+        json_string(slice.detail));
   }
   for (const sc_common::CounterSample& sample : log.capacity_samples()) {
     out << fmt::format(

@@ -254,5 +254,61 @@ TEST_F(BlockBuilderTest, OddCommitTargetRaisesInstructionPc) {
   EXPECT_TRUE(halt.block.active);
 }
 
+// Block finish and begin reset the header part by part (presence flags and
+// counts): a block that used every header command leaves nothing behind.
+TEST_F(BlockBuilderTest, StopLeavesAnEmptyHeader) {
+  load(
+      "  hl.liu 0x1000, ->s0\n  BSTART.STD FALL\n  B.DATR ND2M16, FP16, Max, LT, RTZ, 1, 1\n"
+      "  B.CATR aq, rl, far\n  B.HINT 1, 1, hot, 3\n"
+      "  B.FPATR F322F16, ReLU, 0, 0, 0, 0, 0, 0, 0, 0\n  B.DIM s0, 3, ->LB0\n"
+      "  B.DIM zero, 4, ->LB1\n  C.B.DIMI 5, ->LB2\n  B.IOR [s0, s0, s0], ->a1\n"
+      "  B.IOT T#1, mask=0000\n  B.IOT T#1, T#2, mask=1111\n  B.IOT T#3, mask=1111, last, ->T<2>\n"
+      "  B.IOS S3, mask=1111\n  B.IOS mask=1111, ->S4<2>\n  BSTOP\n" +
+      std::string(kHalt));
+  ASSERT_FALSE(model.run(15).halt);
+  const arch::BlockDescriptor& h = model.state().header;
+  ASSERT_TRUE(h.datr.present && h.catr.present && h.hint.present && h.fpatr.valid && h.ior.valid);
+  ASSERT_TRUE(h.dims[2].present && h.zero_participation_seen);
+  ASSERT_EQ(h.tile_count, 2u);
+  ASSERT_EQ(h.shared_count, 2u);
+  ASSERT_FALSE(model.run(1).halt);  // BSTOP
+  EXPECT_FALSE(model.state().block.active);
+  const arch::BlockDescriptor empty;
+  EXPECT_EQ(h.kind, empty.kind);
+  EXPECT_EQ(h.transfer, empty.transfer);
+  EXPECT_EQ(h.taken, empty.taken);
+  EXPECT_EQ(h.bpc, 0u);
+  EXPECT_EQ(h.bpcn, 0u);
+  for (const arch::Dimension& dim : h.dims) {
+    EXPECT_FALSE(dim.present);
+    EXPECT_EQ(dim.value, 0u);
+  }
+  EXPECT_FALSE(h.datr.present);
+  EXPECT_EQ(h.datr.data_type, empty.datr.data_type);
+  EXPECT_EQ(h.datr.layout, empty.datr.layout);
+  EXPECT_EQ(h.datr.pad, empty.datr.pad);
+  EXPECT_EQ(h.datr.cmode, empty.datr.cmode);
+  EXPECT_EQ(h.datr.rmode, empty.datr.rmode);
+  EXPECT_FALSE(h.datr.saturating || h.datr.canonicalize);
+  EXPECT_FALSE(h.catr.present || h.catr.far || h.catr.acquire || h.catr.release);
+  EXPECT_FALSE(h.hint.present);
+  EXPECT_EQ(h.hint.word, 0u);
+  EXPECT_FALSE(h.fpatr.valid);
+  EXPECT_EQ(h.fpatr.word, 0u);
+  EXPECT_FALSE(h.ior.valid);
+  EXPECT_EQ(h.ior.destination, 0u);
+  EXPECT_EQ(h.ior.source, empty.ior.source);
+  EXPECT_EQ(h.ior_values, empty.ior_values);
+  for (const arch::TileBinding& tile : h.tiles) {
+    EXPECT_FALSE(tile.has_destination || tile.last);
+    EXPECT_EQ(tile.destination_hand + tile.size_code + tile.pe_mask + tile.source_count, 0);
+    EXPECT_EQ(tile.source, empty.tiles[0].source);
+  }
+  for (const arch::SharedBinding& shared : h.shared)
+    EXPECT_EQ(shared.shared_id + shared.size_code + shared.pe_mask, 0);
+  EXPECT_EQ(h.tile_count + h.shared_count, 0u);
+  EXPECT_FALSE(h.zero_participation_seen);
+}
+
 }  // namespace
 }  // namespace ptovp::testing

@@ -5,8 +5,8 @@
 #include <benchmark/benchmark.h>
 
 #include <array>
-#include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include "functional/functional_model.hpp"
 #include "isa/assembler.hpp"
@@ -14,25 +14,32 @@
 namespace ptovp {
 namespace {
 
-constexpr std::uint64_t kIterations = 100000;  // ITERATIONS in scalar_loop.s
-constexpr std::uint64_t kChecksum = 0x5000;
 constexpr unsigned kChecksumRegister = 6;  // a4
 
 isa::ProgramImage scalar_loop_image() {
-  std::ifstream in(PTOVP_SOURCE_DIR "/firmware/scalar_loop/scalar_loop.s");
-  std::stringstream text;
-  text << in.rdbuf();
-  isa::AssemblyResult result = isa::Assembler().assemble_text("scalar_loop.s", text.str());
+  isa::AssemblyResult result =
+      isa::Assembler().assemble({PTOVP_SOURCE_DIR "/firmware/scalar_loop/scalar_loop.s"});
   if (!result.ok()) throw std::runtime_error("scalar_loop.s does not assemble");
   return result.image;
 }
 
-std::uint64_t expected_checksum(unsigned pe) {
-  return kIterations * (kIterations + 1) / 2 + kIterations * pe;
+// An .equ of scalar_loop.s.
+std::uint64_t symbol(const isa::ProgramImage& image, const std::string& name) {
+  for (const isa::ImageSymbol& s : image.symbols) {
+    if (s.name == name) return s.value;
+  }
+  throw std::runtime_error("scalar_loop.s has no " + name);
+}
+
+// PE p adds (iterations left + p) for every iteration.
+std::uint64_t expected_checksum(std::uint64_t iterations, unsigned pe) {
+  return iterations * (iterations + 1) / 2 + iterations * pe;
 }
 
 void BM_ScalarLoopFunctional(benchmark::State& state) {
   const isa::ProgramImage image = scalar_loop_image();
+  const std::uint64_t iterations = symbol(image, "ITERATIONS");
+  const std::uint64_t checksum = symbol(image, "CHECKSUM");
   std::ostringstream out;
   functional::FunctionalModel model(functional::ModelConfig{}, out, out);
   std::uint64_t instructions = 0;
@@ -48,8 +55,8 @@ void BM_ScalarLoopFunctional(benchmark::State& state) {
     }
   }
   for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
-    if (*model.memory().load(kChecksum + 8 * pe, 8) != expected_checksum(pe) ||
-        model.state().gpr(pe, kChecksumRegister) != expected_checksum(pe)) {
+    if (*model.memory().load(checksum + 8 * pe, 8) != expected_checksum(iterations, pe) ||
+        model.state().gpr(pe, kChecksumRegister) != expected_checksum(iterations, pe)) {
       state.SkipWithError("wrong checksum");
     }
   }
@@ -60,6 +67,8 @@ BENCHMARK(BM_ScalarLoopFunctional)->Unit(benchmark::kMillisecond);
 // The loop body of scalar_loop.s in C++, per PE, on a ring of the same shape;
 // items are the simulated instructions it stands for.
 void BM_HostLoopBaseline(benchmark::State& state) {
+  const isa::ProgramImage image = scalar_loop_image();
+  const std::uint64_t iterations = symbol(image, "ITERATIONS");
   std::array<std::uint64_t, 4 * 32> ring{};
   benchmark::DoNotOptimize(ring.data());
   std::uint64_t instructions = 0;
@@ -67,7 +76,7 @@ void BM_HostLoopBaseline(benchmark::State& state) {
     std::array<std::uint64_t, arch::kPeCount> checksum{};
     for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
       std::uint64_t offset = 0;
-      for (std::uint64_t left = kIterations; left != 0; --left) {
+      for (std::uint64_t left = iterations; left != 0; --left) {
         std::uint64_t& slot = ring[(pe * 256 + offset) / 8];
         slot = left + pe;
         benchmark::ClobberMemory();  // store and reload, as the firmware does
@@ -76,9 +85,9 @@ void BM_HostLoopBaseline(benchmark::State& state) {
       }
     }
     for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
-      if (checksum[pe] != expected_checksum(pe)) state.SkipWithError("wrong checksum");
+      if (checksum[pe] != expected_checksum(iterations, pe)) state.SkipWithError("wrong checksum");
     }
-    instructions += 11 * kIterations + 14;
+    instructions += 11 * iterations + 14;  // the loop body, the prologue and the halt
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(instructions));
 }

@@ -209,5 +209,44 @@ TEST_F(FrontEndTest, ConditionalLoop) {
   EXPECT_FALSE(model.state().block.active);
 }
 
+// The per-PC cache sees stores into code: the second pass runs the patched word.
+TEST_F(FrontEndTest, StoreIntoCodeIsSeen) {
+  const functional::RunResult result =
+      run("  addi zero, 2, ->a3\n  addi zero, 0, ->a4\n  hl.liu patch, ->s0\n"
+          "  hl.liu replacement, ->s1\n"
+          "loop:\n  BSTART.STD COND, loop\n"
+          "patch:\n  addi a4, 1, ->a4\n"  // at 24: 4-byte aligned
+          "  lwi [s1, 0], ->a5\n  swi a5, [s0, 0]\n  subi a3, 1, ->a3\n  setc.nei a3, 0, 0\n"
+          "  BSTOP\n" +
+          std::string(kHalt) + "  .align 4\nreplacement:\n  addi a4, 16, ->a4\n");
+  ASSERT_TRUE(result.halt);
+  ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint);
+  EXPECT_EQ(gpr(0, kA4), 17u);  // 1, then 16
+}
+
+// firmware/scalar_loop (the front-end benchmark): PE p's checksum is
+// N*(N+1)/2 + N*p, in a4 and at CHECKSUM + 8*p, after 11*N + 14 instructions.
+TEST_F(FrontEndTest, ScalarLoopFirmware) {
+  const isa::AssemblyResult assembled =
+      isa::Assembler().assemble({PTOVP_SOURCE_DIR "/firmware/scalar_loop/scalar_loop.s"});
+  ASSERT_TRUE(assembled.ok());
+  ASSERT_FALSE(model.load(assembled.image));
+  std::uint64_t iterations = 0, checksum = 0;
+  for (const isa::ImageSymbol& s : assembled.image.symbols) {
+    if (s.name == "ITERATIONS") iterations = s.value;
+    if (s.name == "CHECKSUM") checksum = s.value;
+  }
+  const functional::RunResult result = model.run(0);
+  ASSERT_TRUE(result.halt);
+  ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint);
+  EXPECT_EQ(result.halt->exit_code, 0);
+  EXPECT_EQ(result.instructions, 11 * iterations + 14);
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+    const std::uint64_t expected = iterations * (iterations + 1) / 2 + iterations * pe;
+    EXPECT_EQ(gpr(pe, kA4), expected);
+    EXPECT_EQ(*model.memory().load(checksum + 8 * pe, 8), expected);
+  }
+}
+
 }  // namespace
 }  // namespace ptovp::testing

@@ -53,9 +53,7 @@ TEST(FuzzSmoke, MutatedSourcesAssembleWithoutCrashing) {
     for (int m = 0, n = static_cast<int>(rng() % 6); m < n; ++m) {
       const std::size_t at = rng() % (text.size() + 1);
       switch (rng() % 3) {
-        case 0:
-          text.insert(at, 1, alphabet[rng() % alphabet.size()]);
-          break;
+        case 0: text.insert(at, 1, alphabet[rng() % alphabet.size()]); break;
         case 1:
           if (at < text.size()) text.erase(at, 1);
           break;

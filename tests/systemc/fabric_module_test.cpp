@@ -7,6 +7,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "fabric/fabric_module.hpp"
+#include "harness.hpp"
 #include "sc_common/fabric_access.hpp"
 
 namespace ptovp::fabric {
@@ -23,17 +24,10 @@ struct Harness : sc_core::sc_module {
 };
 
 Harness& harness() {
-  static Harness* instance = [] {
-    auto* h = new Harness("harness");
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    return h;
-  }();
-  return *instance;
+  return testing::elaborated_harness<Harness>();
 }
 
-sc_core::sc_time ns(double n) {
-  return sc_core::sc_time(n, sc_core::SC_NS);
-}
+using testing::ns;
 
 // Returns the answered time; `payload` keeps the data pointer.
 sc_core::sc_time access(unsigned id, bool update, sc_core::sc_time time,

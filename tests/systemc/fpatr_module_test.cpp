@@ -6,6 +6,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "fpatr/fpatr_module.hpp"
+#include "harness.hpp"
 #include "sc_common/block_transaction.hpp"
 #include "sc_common/fabric_access.hpp"
 
@@ -25,17 +26,10 @@ struct Harness : sc_core::sc_module {
 };
 
 Harness& harness() {
-  static Harness* instance = [] {
-    auto* h = new Harness("harness");
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    return h;
-  }();
-  return *instance;
+  return testing::elaborated_harness<Harness>();
 }
 
-sc_core::sc_time ns(double n) {
-  return sc_core::sc_time(n, sc_core::SC_NS);
-}
+using testing::ns;
 
 TEST(FpatrModule, ServesThePesInTurn) {
   arch::BlockDescriptor block;

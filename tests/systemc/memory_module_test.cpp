@@ -5,6 +5,7 @@
 
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "harness.hpp"
 #include "memory/memory_module.hpp"
 
 namespace ptovp::memory {
@@ -22,12 +23,7 @@ struct Harness : sc_core::sc_module {
 };
 
 Harness& harness() {
-  static Harness* instance = [] {
-    auto* h = new Harness("harness");
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaborate once
-    return h;
-  }();
-  return *instance;
+  return testing::elaborated_harness<Harness>();
 }
 
 tlm::tlm_response_status transport(tlm::tlm_command command, std::uint64_t address,
