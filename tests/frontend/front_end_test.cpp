@@ -236,7 +236,7 @@ TEST_F(FrontEndTest, ScalarLoopFirmware) {
     if (s.name == "ITERATIONS") iterations = s.value;
     if (s.name == "CHECKSUM") checksum = s.value;
   }
-  const functional::RunResult result = model.run(0);
+  const functional::RunResult result = model.run(2 * (11 * iterations + 14));
   ASSERT_TRUE(result.halt);
   ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint);
   EXPECT_EQ(result.halt->exit_code, 0);
