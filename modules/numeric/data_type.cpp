@@ -6,17 +6,32 @@
 #include "numeric/error.hpp"
 
 namespace ptovp::numeric {
+namespace {
+
+// kDataTypes index by 5-bit code (-1 for reserved codes): info() sits on
+// per-element paths, so it is a lookup, not a search.
+constexpr std::array<std::int8_t, 32> kIndexByCode = [] {
+  std::array<std::int8_t, 32> index{};
+  for (auto& entry : index) entry = -1;
+  for (std::size_t i = 0; i < kDataTypes.size(); ++i) {
+    index[static_cast<unsigned>(kDataTypes[i].type)] = static_cast<std::int8_t>(i);
+  }
+  return index;
+}();
+
+}  // namespace
 
 const DataTypeInfo& info(DataType type) {
-  for (const DataTypeInfo& entry : kDataTypes) {
-    if (entry.type == type) return entry;
+  const unsigned code = static_cast<unsigned>(type);
+  if (code < kIndexByCode.size() && kIndexByCode[code] >= 0) {
+    return kDataTypes[static_cast<std::size_t>(kIndexByCode[code])];
   }
-  throw IllegalFieldValue("DataType", static_cast<unsigned>(type), "not a tile data type");
+  throw IllegalFieldValue("DataType", code, "not a tile data type");
 }
 
 std::optional<DataType> data_type_from_code(unsigned code) {
-  for (const DataTypeInfo& entry : kDataTypes) {
-    if (static_cast<unsigned>(entry.type) == code) return entry.type;
+  if (code < kIndexByCode.size() && kIndexByCode[code] >= 0) {
+    return kDataTypes[static_cast<std::size_t>(kIndexByCode[code])].type;
   }
   return std::nullopt;
 }
