@@ -12,7 +12,8 @@ namespace {
 // per-element paths, so it is a lookup, not a search.
 constexpr std::array<std::int8_t, 32> kIndexByCode = [] {
   std::array<std::int8_t, 32> index{};
-  for (auto& entry : index) entry = -1;
+  for (auto& entry : index)
+    entry = -1;
   for (std::size_t i = 0; i < kDataTypes.size(); ++i) {
     index[static_cast<unsigned>(kDataTypes[i].type)] = static_cast<std::int8_t>(i);
   }
