@@ -15,14 +15,6 @@ std::uint64_t f32(float f) {
   return bits_of(f);
 }
 
-// One run; returns D on PE0 (and leaves the registers in core).
-Matrix run_ok(Core& core, const BlockDescriptor& block) {
-  const CubeOutcome outcome = core.run(block);
-  EXPECT_TRUE(outcome.done()) << (outcome.fault ? outcome.fault->describe() : "stall");
-  if (!outcome.done()) return {};
-  return core.read(core.cube.last_destinations().at(0));
-}
-
 TEST(CubeAvs, block_exec_bstart_tmatmul_defaults_001) {
   Core core;
   const unsigned a = core.put_cube(kT, DataType::FP16, Layout::CubeM16, filled(1, 1, kF16_6));

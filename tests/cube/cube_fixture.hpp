@@ -12,6 +12,8 @@
 #include <functional>
 #include <initializer_list>
 #include <random>
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -163,6 +165,71 @@ struct Core {
   }
 };
 
+// The CUBE unit under pto-v0: the ASL raw-carrier arithmetic, so raw
+// element encodings multiply as integers (the AVS points' expected values).
+inline CubeConfig pto_v0() {
+  CubeConfig config;
+  config.profile = numeric::NumericProfile::PtoV0;
+  return config;
+}
+
+// Whole observable state: Local registers (descriptor and payload of every
+// allocated PE), Shared records, capacity and the sticky numeric flags.
+struct Snapshot {
+  std::vector<std::pair<arch::TileInfo, std::vector<std::uint8_t>>> tiles;
+  std::vector<std::tuple<bool, std::uint8_t, std::uint8_t, bool, std::vector<std::uint8_t>>> shared;
+  std::uint64_t capacity = 0;
+  std::uint8_t flags = 0;
+  bool operator==(const Snapshot& o) const {
+    return tiles == o.tiles && shared == o.shared && capacity == o.capacity && flags == o.flags;
+  }
+};
+inline Snapshot snapshot(const Core& core) {
+  Snapshot s;
+  for (unsigned i = 0; i < arch::kLocalTileCount; ++i) {
+    const arch::LocalTile& t = core.local.at(i);
+    std::vector<std::uint8_t> bytes;
+    for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+      if (t.allocated() && arch::pe_selected(t.allocation_mask(), pe)) {
+        bytes.insert(bytes.end(), t.payload(pe), t.payload(pe) + t.info().capacity_bytes);
+      }
+    }
+    s.tiles.emplace_back(t.info(), bytes);
+  }
+  for (unsigned id = 0; id < arch::kSharedTileCount; ++id) {
+    const arch::SharedTile& t = core.shared_file.at(id);
+    s.shared.emplace_back(t.descriptor_valid, t.allocation_mask, t.initialized_mask, t.published,
+                          t.payload);
+  }
+  s.capacity = core.capacity_in_use();
+  s.flags = core.state.numeric_flags();
+  return s;
+}
+
+// Runs `block`, expects success and returns D on PE0 (the registers stay in core).
+inline Matrix run_ok(Core& core, const BlockDescriptor& block) {
+  const CubeOutcome outcome = core.run(block);
+  EXPECT_TRUE(outcome.done()) << (outcome.fault ? outcome.fault->describe() : *outcome.stall);
+  if (!outcome.done()) return {};
+  return core.read(core.cube.last_destinations().at(0));
+}
+
+// Runs `block`, expects a fault with `code` and its trap number, and no
+// effect at all; returns the fault's reason.
+inline std::string expect_fault_without_effect(Core& core, const BlockDescriptor& block,
+                                               arch::FaultCode code) {
+  const Snapshot before = snapshot(core);
+  const CubeOutcome outcome = core.run(block);
+  EXPECT_TRUE(outcome.fault.has_value()) << "no fault";
+  if (!outcome.fault) return {};
+  EXPECT_EQ(outcome.fault->code, code) << outcome.fault->describe();
+  EXPECT_EQ(outcome.fault->trap(), arch::trap_number(code));
+  EXPECT_FALSE(outcome.fault->reason.empty());
+  EXPECT_TRUE(snapshot(core) == before) << "state changed: " << outcome.fault->describe();
+  EXPECT_TRUE(core.cube.last_destinations().empty());
+  return outcome.fault->reason;
+}
+
 // A CUBE block: BSTART function/AType, optional B.DATR BType, LB0..2, B.FPATR word.
 inline BlockDescriptor cube_block(unsigned function, DataType a, DataType b, std::uint32_t m,
                                   std::uint32_t n, std::uint32_t k, std::uint32_t fpatr = 0x2023) {
@@ -266,27 +333,17 @@ inline double value_of(DataType type, std::uint64_t raw) {
       std::memcpy(&f, &bits, 4);
       return f;
     }
-    case DataType::FP16:
-      return minifloat(raw, 5, 10, 15, true, false);
-    case DataType::BF16:
-      return minifloat(raw, 8, 7, 127, true, false);
-    case DataType::E4M3:
-      return minifloat(raw, 4, 3, 7, false, true);
-    case DataType::E5M2:
-      return minifloat(raw, 5, 2, 15, true, false);
-    case DataType::E2M1X2:
-      return minifloat(raw, 2, 1, 1, false, false);
+    case DataType::FP16: return minifloat(raw, 5, 10, 15, true, false);
+    case DataType::BF16: return minifloat(raw, 8, 7, 127, true, false);
+    case DataType::E4M3: return minifloat(raw, 4, 3, 7, false, true);
+    case DataType::E5M2: return minifloat(raw, 5, 2, 15, true, false);
+    case DataType::E2M1X2: return minifloat(raw, 2, 1, 1, false, false);
     case DataType::E1M2X2:
-    case DataType::HiF4X2:
-      return minifloat(raw, 1, 2, 1, false, false);
-    case DataType::S8:
-      return static_cast<std::int8_t>(raw);
-    case DataType::S16:
-      return static_cast<std::int16_t>(raw);
-    case DataType::S4X2:
-      return static_cast<int>(raw & 7) - static_cast<int>(raw & 8);
-    default:
-      return static_cast<double>(raw);  // unsigned
+    case DataType::HiF4X2: return minifloat(raw, 1, 2, 1, false, false);
+    case DataType::S8: return static_cast<std::int8_t>(raw);
+    case DataType::S16: return static_cast<std::int16_t>(raw);
+    case DataType::S4X2: return static_cast<int>(raw & 7) - static_cast<int>(raw & 8);
+    default: return static_cast<double>(raw);  // unsigned
   }
 }
 inline double e8m0(std::uint64_t raw) {
