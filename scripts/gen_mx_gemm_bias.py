@@ -44,8 +44,10 @@ def n8_bytes(k, n, bits):
 
 
 def generate(m, n, k, blocks):
-    if not (1 <= m <= 32 and 1 <= n <= 32 and k >= 1 and 1 <= blocks <= 15):
-        sys.exit("need 1 <= M <= 32, 1 <= N <= 32 (one CUBE_M32 block of B scale), K >= 1, "
+    # N is bounded by the tiles' SizeCodes (size_code below): the B scale
+    # [N,G] may span several 32-row CUBE_M32 blocks.
+    if not (1 <= m <= 32 and n >= 1 and k >= 1 and 1 <= blocks <= 15):
+        sys.exit("need 1 <= M <= 32 (one CUBE_M32 block of A and D), N >= 1, K >= 1, "
                  "1 <= BLOCKS <= 15 (one Local hand)")
     g = (k + 31) // 32
     bias_cols = 1 << (n - 1).bit_length()

@@ -10,6 +10,7 @@ integer biases, so every product and partial sum is exact in FP32 and the
 golden D_i[m,n] = sum_k A_i[m,k]*2^(AS_i[m,k/32]-127) * B[k,n]*2^(BS[n,k/32]-127)
 + Bias[n] does not depend on the accumulation order.
 """
+import operator
 import random
 import re
 import struct
@@ -78,14 +79,17 @@ def check(source, directory):
     mismatches = 0
     for pe in range(4):
         b, bs, bias, blocks = inputs(s, pe)
+        # Scaled values, B by column: every product and sum is exact, so the
+        # order does not matter and each term is scaled once, not per output.
+        b_cols = [[b[x][col] * 2.0 ** (bs[col][x // 32] - 127) for x in range(k)]
+                  for col in range(n)]
         for i, (a, a_scale) in enumerate(blocks):
             at = pe * s["PE_STRIDE"] + s[f"D{i}_OFF"]
             d = struct.unpack_from(f"<{m * n}f", output, at)
             for row in range(m):
+                a_row = [a[row][x] * 2.0 ** (a_scale[row][x // 32] - 127) for x in range(k)]
                 for col in range(n):
-                    golden = bias[col] + sum(
-                        a[row][x] * 2.0 ** (a_scale[row][x // 32] - 127)
-                        * b[x][col] * 2.0 ** (bs[col][x // 32] - 127) for x in range(k))
+                    golden = bias[col] + sum(map(operator.mul, a_row, b_cols[col]))
                     if d[row * n + col] != golden:
                         mismatches += 1
                         if mismatches <= 5:

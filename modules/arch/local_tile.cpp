@@ -38,6 +38,13 @@ void LocalTile::define_slot(std::uint32_t slot, bool in_valid) {
 }
 
 void LocalTile::define_valid_region() {
+  defined_valid_ = info_.valid_rows * info_.valid_columns;
+  // A valid region that is the whole tile defines every slot (storage_index
+  // is a permutation of the slots).
+  if (info_.valid_rows == info_.rows && info_.valid_columns == info_.columns) {
+    std::fill(defined_.begin(), defined_.end(), 1);
+    return;
+  }
   // Every layout's index is a row term plus a column term.
   thread_local std::vector<std::uint32_t> col_term;
   col_term.resize(info_.valid_columns);
@@ -48,7 +55,6 @@ void LocalTile::define_valid_region() {
     for (std::uint32_t term : col_term)
       defined_[row_term + term] = 1;
   }
-  defined_valid_ = info_.valid_rows * info_.valid_columns;
 }
 
 void LocalTile::copy_definedness(const LocalTile& source) {

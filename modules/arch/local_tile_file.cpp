@@ -18,7 +18,8 @@ std::uint64_t charge(const LocalTile& tile) {
 
 }  // namespace
 
-LocalTileFile::LocalTileFile(TileNaming naming) : naming_(naming) {}
+LocalTileFile::LocalTileFile(TileNaming naming, CapacityModel capacity)
+    : naming_(naming), capacity_(capacity) {}
 
 void LocalTileFile::reset() {
   for (LocalTile& tile : tiles_)
@@ -47,10 +48,8 @@ Expected<AllocationPlan> LocalTileFile::plan(unsigned hand, std::uint8_t mask,
                                              std::uint64_t other_in_use,
                                              std::uint64_t limit) const {
   AllocationPlan result;
-  std::uint64_t freed = 0;
   if (naming_ == TileNaming::Queue && order_[hand].size() == kHandSize) {
     result.retires = order_[hand].back();
-    freed = charge(tiles_[*result.retires]);
   }
   bool found = false;
   for (unsigned i = hand * kHandSize; i < (hand + 1) * kHandSize && !found; ++i) {
@@ -64,8 +63,27 @@ Expected<AllocationPlan> LocalTileFile::plan(unsigned hand, std::uint8_t mask,
                       fmt::format("hand {} has no free register (all {} allocated)",
                                   kHandNames[hand], kHandSize));
   }
+  // The retiring register's charge is freed by the same allocation.
+  const LocalTile* retiring = result.retires ? &tiles_[*result.retires] : nullptr;
+  if (capacity_ == CapacityModel::Pools) {
+    for (unsigned pe = 0; pe < kPeCount; ++pe) {
+      if (!pe_selected(mask, pe)) continue;
+      std::uint64_t in_use = capacity_in_use(pe);
+      if (retiring && retiring->allocated() && pe_selected(retiring->allocation_mask(), pe)) {
+        in_use -= retiring->info().capacity_bytes;
+      }
+      if (in_use + capacity_bytes > limit) {
+        return make_fault(FaultCode::TileAllocation,
+                          fmt::format("PE{} Local pool: {} B in use + {} B requested > "
+                                      "TILE_CAPACITY {}",
+                                      pe, in_use, capacity_bytes, limit));
+      }
+    }
+    return result;
+  }
   const std::uint64_t request = std::uint64_t{pe_count(mask)} * capacity_bytes;
-  const std::uint64_t in_use = capacity_in_use() - freed + other_in_use;
+  const std::uint64_t in_use =
+      capacity_in_use() - (retiring ? charge(*retiring) : 0) + other_in_use;
   if (in_use + request > limit) {
     return make_fault(FaultCode::TileAllocation,
                       fmt::format("capacity: {} B in use + {} x {} B requested > TILE_CAPACITY {}",
@@ -96,6 +114,16 @@ std::uint64_t LocalTileFile::capacity_in_use() const {
   std::uint64_t total = 0;
   for (const LocalTile& tile : tiles_)
     total += charge(tile);
+  return total;
+}
+
+std::uint64_t LocalTileFile::capacity_in_use(unsigned pe) const {
+  std::uint64_t total = 0;
+  for (const LocalTile& tile : tiles_) {
+    if (tile.allocated() && pe_selected(tile.allocation_mask(), pe)) {
+      total += tile.info().capacity_bytes;
+    }
+  }
   return total;
 }
 

@@ -14,6 +14,7 @@
 #include <optional>
 #include <vector>
 
+#include "arch/capacity.hpp"
 #include "arch/fault.hpp"
 #include "arch/local_tile.hpp"
 
@@ -31,10 +32,12 @@ struct AllocationPlan {
 
 class LocalTileFile {
  public:
-  explicit LocalTileFile(TileNaming naming = TileNaming::Asl);
+  explicit LocalTileFile(TileNaming naming = TileNaming::Asl,
+                         CapacityModel capacity = CapacityModel::Pools);
 
   void reset();
   TileNaming naming() const { return naming_; }
+  CapacityModel capacity_model() const { return capacity_; }
 
   const LocalTile& at(unsigned index) const { return tiles_[index]; }
   LocalTile& at(unsigned index) { return tiles_[index]; }
@@ -44,8 +47,9 @@ class LocalTileFile {
   Expected<unsigned> resolve_source(unsigned code) const;
 
   // Where a destination of `mask` x `capacity_bytes` in `hand` would go.
-  // `other_in_use` is the Shared capacity in use and `limit` TILE_CAPACITY;
-  // TileAllocation when the hand is full (Asl) or the core is over capacity.
+  // `limit` is TILE_CAPACITY: the per-PE Local pool (Pools) or the core total
+  // (Aggregate), where `other_in_use`, the Shared charge, competes too.
+  // TileAllocation when the hand is full (Asl) or a pool would overflow.
   Expected<AllocationPlan> plan(unsigned hand, std::uint8_t mask, std::uint32_t capacity_bytes,
                                 std::uint64_t other_in_use, std::uint64_t limit) const;
   // Applies a plan: retires (queue mode) and installs the descriptor.
@@ -53,11 +57,14 @@ class LocalTileFile {
   // Frees a register (block rollback).
   void release(unsigned index);
 
-  // Sum of popcount(mask) x TSize over the allocated registers.
+  // Sum of popcount(mask) x TSize over the allocated registers (TileCapacityInUse).
   std::uint64_t capacity_in_use() const;
+  // PE `pe`'s Local pool in use (TileCapacityInUseForPE).
+  std::uint64_t capacity_in_use(unsigned pe) const;
 
  private:
   TileNaming naming_;
+  CapacityModel capacity_;
   std::array<LocalTile, kLocalTileCount> tiles_;
   // Queue mode: per hand, live registers newest first.
   std::array<std::vector<unsigned>, 4> order_;

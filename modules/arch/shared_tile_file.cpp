@@ -12,9 +12,10 @@ void SharedTileFile::reset() {
 std::uint64_t SharedTileFile::capacity_in_use() const {
   std::uint64_t total = 0;
   for (const SharedTile& tile : tiles_) {
-    if (tile.descriptor_valid) {
-      total += std::uint64_t{pe_count(tile.allocation_mask)} * tile.info.capacity_bytes;
-    }
+    if (!tile.descriptor_valid) continue;
+    const unsigned charged =
+        capacity_.model == CapacityModel::Pools ? 1 : pe_count(tile.allocation_mask);
+    total += std::uint64_t{charged} * tile.info.capacity_bytes;
   }
   return total;
 }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "arch/capacity.hpp"
 #include "arch/tile_info.hpp"
 
 namespace ptovp::arch {
@@ -26,15 +27,18 @@ struct SharedTile {
 
 class SharedTileFile {
  public:
-  SharedTileFile() = default;
+  explicit SharedTileFile(CapacityConfig capacity = {}) : capacity_(capacity) {}
 
   void reset();
   const SharedTile& at(unsigned id) const { return tiles_[id]; }
   SharedTile& at(unsigned id) { return tiles_[id]; }
-  // Sum of popcount(allocation_mask) x TSize over the valid records.
+  const CapacityConfig& capacity() const { return capacity_; }
+  // The charge of the valid records: TSize each in the Shared pool (Pools),
+  // popcount(allocation_mask) x TSize each against TILE_CAPACITY (Aggregate).
   std::uint64_t capacity_in_use() const;
 
  private:
+  CapacityConfig capacity_;
   std::array<SharedTile, kSharedTileCount> tiles_;
 };
 

@@ -1,11 +1,12 @@
-// One CUBE PE as a SystemC module; the platform instantiates four. The
-// builder sends a CUBE block to PE0..PE3 in order. ADR 0078 makes a CUBE
-// block a rendezvous: the combined preflight across the four PEs passes
-// before any PE has any effect, and D, RowMaxOut, GroupMaxOut and the flags
-// publish together. So the first PE the block reaches runs the block's
-// semantics (cube::CubeUnit, shared by the four PEs: every PE's rows into
-// staging, then the atomic publish), and each PE then accounts its own rows:
-// it reads its Shared operands through the fabric (waiting for their
+// One CUBE PE as a SystemC module; the platform instantiates four around one
+// cube::CubeUnit. The builder sends a CUBE block to PE0..PE3 in order, and
+// ADR 0078 makes the block a rendezvous: the combined preflight across the
+// four PEs passes before any PE has an effect, and D, RowMaxOut, GroupMaxOut
+// and the flags publish together. So the first PE the block reaches runs the
+// preflight (CubeUnit::prepare), every PE computes its own rows into staging
+// (CubeUnit::compute_rows) in its own transport, and the last PE commits
+// (CubeUnit::commit: the output group's allocation and the atomic publish).
+// A PE reads its Shared operands through the fabric (waiting for their
 // readiness), computes for
 //   cube_base_cycles + ceil(rows/16) * ceil(K/k_step(A)) * ceil(N/16) * factor(A)
 // and hands its accumulator rows to the B.FPATR unit.
@@ -31,19 +32,20 @@ class CubePeModule : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<CubePeModule> fpatr_socket;
 
   CubePeModule(const sc_core::sc_module_name& name, unsigned pe, CubeUnit& array,
-               const arch::LocalTileFile& local, StallHandler on_stall,
-               const sc_common::TimingConfig& timing, sc_common::ActivityLog& log);
+               StallHandler on_stall, const sc_common::TimingConfig& timing,
+               sc_common::ActivityLog& log);
 
  private:
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
-  // The rendezvous: runs the block once for all four PEs.
-  void execute(sc_common::BlockTransaction& transaction);
+  // This PE's rows of the open block: the semantics, then its time and the
+  // hand-over to FPATR.
+  void compute(tlm::tlm_generic_payload& payload, const sc_common::BlockTransaction& transaction,
+               const sc_core::sc_time& delay);
   // When this PE's Shared operands are ready (the fabric's answer), from `start`.
   sc_core::sc_time shared_sources_ready(const arch::BlockDescriptor& block, sc_core::sc_time start);
 
   unsigned pe_;
   CubeUnit& array_;
-  const arch::LocalTileFile& local_;
   StallHandler on_stall_;
   const sc_common::TimingConfig& timing_;
   sc_common::ActivityLog& log_;

@@ -1,6 +1,6 @@
 #include "cube/cube_unit.hpp"
 
-#include <fmt/format.h>
+#include <array>
 
 #include "cube/cube_preflight.hpp"
 #include "cube/operand_view.hpp"
@@ -28,29 +28,64 @@ numeric::OperandView view_of(const OperandSource& source, const arch::LocalTileF
 
 }  // namespace
 
-CubeOutcome CubeUnit::execute(const arch::BlockDescriptor& block) {
-  last_destinations_.clear();
+struct CubeUnit::Block {
+  const arch::BlockDescriptor* descriptor = nullptr;
   CubePlan plan;
-  CubeOutcome outcome = CubePreflight(local_, fabric_, config_).run(block, plan);
-  if (!outcome.done() || plan.noop) return outcome;
-
-  // Compute every active PE into staging; sources are read in place.
-  const fpatr::PostProcessUnit& pp = *plan.post;
-  const std::uint32_t n = plan.n;
-  const std::uint32_t k = plan.k;
-  const std::uint32_t groups = pp.group_max() ? pp.groups(n) : 0;
+  // A Local block gives every PE the same shapes: its views are built once and
+  // only their payload pointers change per PE; a cooperative split rebuilds them.
+  std::optional<numeric::DotOperands> views;
   std::array<Staged, arch::kPeCount> staged;
   std::vector<std::uint32_t> accumulator;
   std::uint8_t flags = 0;
-  // A Local block gives every PE the same shapes: its views are built once and
-  // only their payload pointers change per PE; a cooperative split rebuilds them.
-  auto build = [&](unsigned pe) {
-    const std::uint32_t rows = plan.split.rows(pe);
+};
+
+CubeUnit::CubeUnit(arch::LocalTileFile& local, fabric::Fabric& fabric, arch::ArchState& state,
+                   CubeConfig config)
+    : local_(local),
+      fabric_(fabric),
+      state_(state),
+      config_(config),
+      block_(std::make_unique<Block>()) {}
+
+CubeUnit::~CubeUnit() = default;
+
+const CubePlan& CubeUnit::plan() const {
+  return block_->plan;
+}
+
+CubeOutcome CubeUnit::execute(const arch::BlockDescriptor& block) {
+  CubeOutcome outcome = prepare(block);
+  if (!open_) return outcome;
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe)
+    compute_rows(pe);
+  return commit();
+}
+
+CubeOutcome CubeUnit::prepare(const arch::BlockDescriptor& block) {
+  last_destinations_.clear();
+  Block& open = *block_;
+  open.plan = CubePlan{};
+  CubeOutcome outcome = CubePreflight(local_, fabric_, config_).run(block, open.plan);
+  open_ = outcome.done() && !open.plan.noop;
+  open.descriptor = &block;
+  open.views.reset();
+  open.flags = 0;
+  return outcome;
+}
+
+void CubeUnit::compute_rows(unsigned pe) {
+  Block& open = *block_;
+  const CubePlan& plan = open.plan;
+  const std::uint32_t rows = plan.split.rows(pe);
+  if (rows == 0) return;
+  const std::uint32_t n = plan.n;
+  const std::uint32_t k = plan.k;
+  if (plan.split.cooperative() || !open.views) {
     // Shared primaries and their scales are sliced to the PE's group rows;
     // Local operands already hold exactly the PE's rows.
     const std::uint32_t shared_first = plan.split.first_row(pe);
     auto a_first = [&](const OperandSource& s) { return s.shared ? shared_first : 0u; };
-    numeric::DotOperands ops;
+    numeric::DotOperands& ops = open.views.emplace();
     ops.profile = plan.profile;
     ops.a = view_of(*plan.a, local_, fabric_, pe, a_first(*plan.a), rows, k);
     ops.b = view_of(*plan.b, local_, fabric_, pe, 0, k, n);
@@ -65,42 +100,40 @@ CubeOutcome CubeUnit::execute(const arch::BlockDescriptor& block) {
     if (plan.c) ops.c = view_of(*plan.c, local_, fabric_, pe, 0, rows, n);
     if (plan.c_scale) ops.c_scale = view_of(*plan.c_scale, local_, fabric_, pe, 0, rows, 1);
     if (plan.bias_tile) ops.bias = view_of(*plan.bias_tile, local_, fabric_, pe, 0, 1, n);
-    return ops;
-  };
-  auto repoint = [&](numeric::DotOperands& ops, unsigned pe) {
-    auto set = [&](numeric::OperandView& view, const std::optional<OperandSource>& source) {
+  } else {
+    auto repoint = [&](numeric::OperandView& view, const std::optional<OperandSource>& source) {
       if (source && !source->shared) view.data = local_.at(source->index).payload(pe);
     };
-    set(ops.a, plan.a);
-    set(ops.b, plan.b);
-    if (ops.a_scale) set(*ops.a_scale, plan.a_scale);
-    if (ops.b_scale) set(*ops.b_scale, plan.b_scale);
-    if (ops.c) set(*ops.c, plan.c);
-    if (ops.c_scale) set(*ops.c_scale, plan.c_scale);
-    if (ops.bias) set(*ops.bias, plan.bias_tile);
-  };
-  std::optional<numeric::DotOperands> shared_shape;
-  for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
-    const std::uint32_t rows = plan.split.rows(pe);
-    if (rows == 0) continue;
-    if (plan.split.cooperative() || !shared_shape) {
-      shared_shape = build(pe);
-    } else {
-      repoint(*shared_shape, pe);
-    }
-    const numeric::DotOperands& ops = *shared_shape;
-    accumulator.resize(std::size_t{rows} * n);
-    flags |= numeric::dot(ops, accumulator.data());
-
-    Staged& out = staged[pe];
-    out.d.resize(accumulator.size());
-    out.row_max.resize(pp.row_max() ? rows : 0);
-    out.group_max.resize(std::size_t{rows} * groups);
-    const fpatr::Parameters parameters =
-        pp.parameters(block, pe, local_, plan.post_sources.data(), rows, n);
-    flags |= pp.run(accumulator.data(), rows, n, parameters,
-                    {out.d.data(), out.row_max.data(), out.group_max.data()});
+    numeric::DotOperands& ops = *open.views;
+    repoint(ops.a, plan.a);
+    repoint(ops.b, plan.b);
+    if (ops.a_scale) repoint(*ops.a_scale, plan.a_scale);
+    if (ops.b_scale) repoint(*ops.b_scale, plan.b_scale);
+    if (ops.c) repoint(*ops.c, plan.c);
+    if (ops.c_scale) repoint(*ops.c_scale, plan.c_scale);
+    if (ops.bias) repoint(*ops.bias, plan.bias_tile);
   }
+  open.accumulator.resize(std::size_t{rows} * n);
+  open.flags |= numeric::dot(*open.views, open.accumulator.data());
+
+  // The post-process belongs to the rendezvous: its outputs are staged with
+  // the block and publish with D (docs/cube.md, "Data flow").
+  const fpatr::PostProcessUnit& pp = *plan.post;
+  const std::uint32_t groups = pp.group_max() ? pp.groups(n) : 0;
+  Staged& out = open.staged[pe];
+  out.d.resize(open.accumulator.size());
+  out.row_max.resize(pp.row_max() ? rows : 0);
+  out.group_max.resize(std::size_t{rows} * groups);
+  const fpatr::Parameters parameters =
+      pp.parameters(*open.descriptor, pe, local_, plan.post_sources.data(), rows, n);
+  open.flags |= pp.run(open.accumulator.data(), rows, n, parameters,
+                       {out.d.data(), out.row_max.data(), out.group_max.data()});
+}
+
+CubeOutcome CubeUnit::commit() {
+  Block& open = *block_;
+  const CubePlan& plan = open.plan;
+  open_ = false;
 
   // Allocate the output group; a failure releases what the group took.
   const std::uint8_t mask = plan.split.active_mask();
@@ -132,12 +165,15 @@ CubeOutcome CubeUnit::execute(const arch::BlockDescriptor& block) {
         const std::uint32_t row_term = arch::storage_index(info, r, 0);
         for (std::uint32_t c = 0; c < cols; ++c) {
           arch::write_slot(tile.payload(pe), info.data_type, row_term + col_term[c],
-                           value(staged[pe], std::size_t{r}, std::size_t{c}));
+                           value(open.staged[pe], std::size_t{r}, std::size_t{c}));
         }
       }
     }
     tile.define_valid_region();
   };
+  const fpatr::PostProcessUnit& pp = *plan.post;
+  const std::uint32_t n = plan.n;
+  const std::uint32_t groups = pp.group_max() ? pp.groups(n) : 0;
   std::size_t next = 0;
   publish(last_destinations_[next++], n,
           [n](const Staged& s, std::size_t r, std::size_t c) { return s.d[r * n + c]; });
@@ -151,7 +187,7 @@ CubeOutcome CubeUnit::execute(const arch::BlockDescriptor& block) {
               return s.group_max[r * groups + c];
             });
   }
-  state_.raise_numeric_flags(flags);
+  state_.raise_numeric_flags(open.flags);
   return {};
 }
 

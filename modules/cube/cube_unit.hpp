@@ -11,9 +11,17 @@
 // buffers, the output group is allocated (a failure releases what the group
 // took) and D, RowMaxOut, GroupMaxOut and the sticky status flags publish
 // together. A fault or a stall leaves tiles, capacity and flags unchanged.
+//
+// A block is a rendezvous of the four PEs (ADR 0078), so the unit runs it in
+// three phases: prepare() (the combined preflight; opens the block), one
+// compute_rows() per PE (that PE's rows into staging, no effect) and commit()
+// (allocation and the atomic publish; closes the block). execute() is the
+// three in a row; the SystemC PEs call compute_rows() each in its own
+// transport.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +35,8 @@
 
 namespace ptovp::cube {
 
+struct CubePlan;  // cube_preflight.hpp
+
 // What one attempt did. Neither a fault nor a stall has any effect.
 struct CubeOutcome {
   arch::MaybeFault fault;            // the block stays active (TPC at its completion)
@@ -37,25 +47,46 @@ struct CubeOutcome {
 class CubeUnit {
  public:
   CubeUnit(arch::LocalTileFile& local, fabric::Fabric& fabric, arch::ArchState& state,
-           CubeConfig config = {})
-      : local_(local), fabric_(fabric), state_(state), config_(config) {}
+           CubeConfig config = {});
+  ~CubeUnit();
+  CubeUnit(const CubeUnit&) = delete;
+  CubeUnit& operator=(const CubeUnit&) = delete;
 
   const CubeConfig& config() const { return config_; }
   void set_config(const CubeConfig& config) { config_ = config; }
 
-  // Runs `block` (block.ior_values hold each PE's B.IOR sources). Tile faults
-  // carry address 0; the caller supplies the TPC.
+  // Runs `block` (block.ior_values hold each PE's B.IOR sources): prepare(),
+  // every PE's compute_rows(), commit(). Tile faults carry address 0; the
+  // caller supplies the TPC.
   CubeOutcome execute(const arch::BlockDescriptor& block);
+
+  // The combined preflight of the four PEs. When it passes and the block is
+  // not a no-op, the block is open: its plan() holds the shapes and row split
+  // and the PEs may compute. `block` must outlive the open block.
+  CubeOutcome prepare(const arch::BlockDescriptor& block);
+  bool open() const { return open_; }
+  const CubePlan& plan() const;
+  // PE `pe`'s kernel and post-process into staging (nothing published); a
+  // PE without rows does nothing.
+  void compute_rows(unsigned pe);
+  // Allocates the output group (a failure releases what the group took:
+  // TileAllocation, no effect) and publishes every PE's D, RowMaxOut,
+  // GroupMaxOut rows and the status flags together. Closes the block.
+  CubeOutcome commit();
 
   // The registers the last successful block allocated: D, then RowMaxOut and
   // GroupMaxOut when enabled.
   const std::vector<unsigned>& last_destinations() const { return last_destinations_; }
 
  private:
+  struct Block;  // the open block: plan, operand views, staging
+
   arch::LocalTileFile& local_;
   fabric::Fabric& fabric_;
   arch::ArchState& state_;
   CubeConfig config_;
+  std::unique_ptr<Block> block_;  // reused from block to block (its staging keeps its capacity)
+  bool open_ = false;
   std::vector<unsigned> last_destinations_;
 };
 

@@ -117,6 +117,16 @@ MaybeFault Fabric::check_update(unsigned id, const TileInfo& tile, std::uint8_t 
     }
     return std::nullopt;
   }
+  const arch::CapacityConfig& capacity = tiles_.capacity();
+  if (capacity.model == arch::CapacityModel::Pools) {
+    // The mask selects quarters; it does not multiply the Shared charge.
+    const std::uint64_t in_use = tiles_.capacity_in_use();
+    if (in_use + tile.capacity_bytes > capacity.shared_pool_bytes) {
+      return illegal(fmt::format("Shared S{} pool: {} B in use + {} B requested > {} B", id, in_use,
+                                 tile.capacity_bytes, capacity.shared_pool_bytes));
+    }
+    return std::nullopt;
+  }
   const std::uint64_t in_use = local_in_use + tiles_.capacity_in_use();
   const std::uint64_t request = std::uint64_t{arch::pe_count(mask)} * tile.capacity_bytes;
   if (in_use + request > limit) {

@@ -49,7 +49,9 @@ class Fabric {
   MaybeFault check_whole_parent_ready(unsigned id) const;
 
   // SharedTileUpdateCompatible with the capacity charge of a first write
-  // (Fault_TileLegality): `local_in_use` is the Local charge, `limit` TILE_CAPACITY.
+  // (Fault_TileLegality): TSize against the Shared pool (CapacityModel::Pools),
+  // or popcount(mask) x TSize plus `local_in_use`, the Local charge, against
+  // `limit`, TILE_CAPACITY (Aggregate).
   MaybeFault check_update(unsigned id, const TileInfo& tile, std::uint8_t mask,
                           std::uint64_t local_in_use, std::uint64_t limit) const;
   // The PUBLISH rule: the write must leave every allocated quarter initialized.

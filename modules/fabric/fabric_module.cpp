@@ -8,11 +8,13 @@
 namespace ptovp::fabric {
 
 FabricModule::FabricModule(const sc_core::sc_module_name& name,
-                           const sc_common::TimingConfig& timing, sc_common::ActivityLog& log)
+                           const sc_common::TimingConfig& timing, sc_common::ActivityLog& log,
+                           arch::CapacityConfig capacity)
     : sc_module(name),
       socket("socket"),
       log_(log),
       publish_time_(timing.cycles(timing.fabric_publish_cycles)),
+      tiles_(capacity),
       fabric_(tiles_) {
   socket.register_b_transport(this, &FabricModule::b_transport);
 }

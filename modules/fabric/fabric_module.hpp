@@ -26,7 +26,7 @@ class FabricModule : public sc_core::sc_module {
   tlm_utils::multi_passthrough_target_socket<FabricModule> socket;  // TLSU, PE0..PE3
 
   FabricModule(const sc_core::sc_module_name& name, const sc_common::TimingConfig& timing,
-               sc_common::ActivityLog& log);
+               sc_common::ActivityLog& log, arch::CapacityConfig capacity = {});
 
   Fabric& semantics() { return fabric_; }
   arch::SharedTileFile& tiles() { return tiles_; }

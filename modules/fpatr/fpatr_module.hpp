@@ -1,10 +1,11 @@
 // The B.FPATR post-process unit as a SystemC module: the target the four CUBE
 // PEs hand their accumulator rows to (sc_common::PeRows beside the block
-// transaction). Its semantics (fpatr::PostProcessUnit) run inside the CUBE
-// block's execution; here it accounts its time: it serves the PEs one after
-// another, each for ceil(rows * N / fpatr_group_elements) *
-// fpatr_cycles_per_group, and the block completes when the last PE's rows are
-// post-processed.
+// transaction). Its semantics (fpatr::PostProcessUnit) run in the PE's
+// cube::CubeUnit::compute_rows, because their outputs are staged with the
+// block's rendezvous and publish with D (docs/platform.md); here it accounts
+// its time: it serves the PEs one after another, each for
+// ceil(rows * N / fpatr_group_elements) * fpatr_cycles_per_group, and the
+// block completes when the last PE's rows are post-processed.
 #pragma once
 
 #include <tlm_utils/multi_passthrough_target_socket.h>

@@ -25,7 +25,8 @@ FrontEnd::FrontEnd(arch::ArchState& state, memory::Memory& memory,
       options_(options),
       decoder_(isa::Decoder::for_release(release)),
       plans_(InstructionPlans::for_release(release)),
-      cache_(kCacheEntries) {}
+      cache_(kCacheEntries),
+      attempts_by_form_(isa::all_forms().size() + 1) {}
 
 arch::Fault FrontEnd::fault(FaultCode code, std::string reason) const {
   return arch::make_fault(code, std::move(reason), state_.pc);
@@ -72,6 +73,8 @@ MaybeFault FrontEnd::fill(CacheEntry& entry, std::uint64_t pc) {
   const isa::DecodedInstruction decoded = decoder_.decode(word, length_bits);
   static const FormPlan kUnplanned;
   entry.prepared = prepare(decoded, decoded.form ? plans_.plan(*decoded.form) : kUnplanned);
+  entry.form = static_cast<std::uint32_t>(decoded.form ? decoded.form - isa::all_forms().begin()
+                                                       : attempts_by_form_.size() - 1);
   // A C.BSTART DIRECT parcel's length depends on the next parcel (fused
   // BSTART.CALL), so the entry depends on both.
   const unsigned depends = (word & 0xF) == 0x2 ? std::max(length_bits, 32u) : length_bits;
@@ -99,9 +102,11 @@ std::optional<Halt> FrontEnd::step() {
   CacheEntry& entry = cache_[(pc >> 1) & (kCacheEntries - 1)];
   if (!cached(entry, pc)) {
     if (MaybeFault failed = fill(entry, pc)) {
+      ++attempts_by_form_.back();
       return trap(*failed, nullptr, pc, traps_.fault_ring());
     }
   }
+  ++attempts_by_form_[entry.form];
   host_exit_.reset();
   if (MaybeFault failed = execute(entry.prepared)) {
     if (failed->code == FaultCode::ServiceRequest) {
@@ -179,7 +184,12 @@ MaybeFault FrontEnd::command(const PreparedInstruction& insn) {
       result = builder_.fp_attributes(static_cast<std::uint32_t>(insn.decoded.word));
       break;
     case Op::Dimension:
-      // LBx = (GPR + uimm17)[15:0]; lockstep PEs: PE0's register.
+      // LBx = (GPR + uimm17)[15:0]; lockstep PEs: PE0's register. RegSrc names
+      // an absolute GPR, never a queue entry (PTO-AVS-BLOCK-B-DIM-GPR-BOUNDARY-001).
+      if (insn.srcl >= arch::kGprCount) {
+        return fault(FaultCode::IllegalInstruction,
+                     fmt::format("B.DIM RegSrc {} is not a GPR (0..23)", insn.srcl));
+      }
       result = builder_.dimension(plan.dimension, (scalar_.read(0, insn.srcl) + insn.imm) & 0xFFFF);
       break;
     case Op::DimensionImmediate: result = builder_.dimension(insn.rd, insn.imm); break;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <ostream>
+#include <vector>
 
 #include "arch/arch_state.hpp"
 #include "block_builder/block_builder.hpp"
@@ -53,6 +54,9 @@ class FrontEnd {
   // Executes the instruction at TPC; returns the halt when the run stops.
   std::optional<Halt> step();
   std::uint64_t instructions() const { return instructions_; }
+  // Instruction attempts per decoded form (isa::all_forms() order); the last
+  // slot counts the attempts without a form (a fetch fault, an unknown word).
+  const std::vector<std::uint64_t>& attempts_by_form() const { return attempts_by_form_; }
 
   // Fetch and decode without executing (fault reports, tracing).
   arch::Expected<isa::DecodedInstruction> fetch_decode(std::uint64_t pc) const;
@@ -68,6 +72,7 @@ class FrontEnd {
     const std::uint8_t* code = nullptr;
     std::uint64_t bytes = 0;
     std::uint64_t mask = 0;
+    std::uint32_t form = 0;  // the attempts_by_form_ slot
     PreparedInstruction prepared;
   };
   static constexpr std::size_t kCacheEntries = 4096;
@@ -102,6 +107,7 @@ class FrontEnd {
   const InstructionPlans& plans_;
   std::vector<CacheEntry> cache_;
   std::uint64_t instructions_ = 0;
+  std::vector<std::uint64_t> attempts_by_form_;
   std::optional<int> host_exit_;  // set by a host service exit during execute()
 };
 

@@ -134,10 +134,11 @@ std::optional<Condition> condition_of(std::string_view suffix) {
   return std::nullopt;
 }
 
-// CMP.* and SETC.* (and C.SETC.EQ/NE).
+// CMP.* and SETC.* (and C.SETC.EQ/NE, HL.CMP.*I, HL.SETC.*I).
 bool plan_compare(const isa::FormInfo& form, FormPlan& plan) {
   std::string_view m = form.mnemonic;
   if (starts_with(m, "C.")) m.remove_prefix(2);
+  if (starts_with(m, "HL.")) m.remove_prefix(3);
   const bool setc = starts_with(m, "SETC.");
   if (!setc && !starts_with(m, "CMP.")) return false;
   const std::string_view suffix = m.substr(m.find('.') + 1);
@@ -179,51 +180,84 @@ void plan_scalar(const isa::FormInfo& form, FormPlan& plan) {
     std::string_view mnemonic;
     Op op;
     BinaryKind binary;
+    bool word;
   };
   static constexpr Named kNamed[] = {
-      {"ADD", Op::Binary, BinaryKind::Add},
-      {"SUB", Op::Binary, BinaryKind::Sub},
-      {"AND", Op::Binary, BinaryKind::And},
-      {"OR", Op::Binary, BinaryKind::Or},
-      {"XOR", Op::Binary, BinaryKind::Xor},
-      {"ADDI", Op::BinaryImmediate, BinaryKind::Add},
-      {"SUBI", Op::BinaryImmediate, BinaryKind::Sub},
-      {"HL.ADDI", Op::BinaryImmediate, BinaryKind::Add},
-      {"SLLI", Op::BinaryImmediate, BinaryKind::Sll},
-      {"SRLI", Op::BinaryImmediate, BinaryKind::Srl},
-      {"SRAI", Op::BinaryImmediate, BinaryKind::Sra},
-      {"SLL", Op::Shift, BinaryKind::Sll},
-      {"SRL", Op::Shift, BinaryKind::Srl},
-      {"SRA", Op::Shift, BinaryKind::Sra},
-      {"C.ADD", Op::CompressedBinary, BinaryKind::Add},
-      {"C.SUB", Op::CompressedBinary, BinaryKind::Sub},
-      {"C.AND", Op::CompressedBinary, BinaryKind::And},
-      {"C.OR", Op::CompressedBinary, BinaryKind::Or},
-      {"C.ADDI", Op::CompressedBinary, BinaryKind::Add},
-      {"MUL", Op::Multiply, BinaryKind::Add},
-      {"C.MOVR", Op::Move, BinaryKind::Add},
-      {"ADDTPC", Op::AddToPc, BinaryKind::Add},
-      {"CSEL", Op::Select, BinaryKind::Add},
-      {"J", Op::Jump, BinaryKind::Add},
-      {"JR", Op::JumpRegister, BinaryKind::Add},
-      {"SETRET", Op::SetReturn, BinaryKind::Add},
-      {"C.SETRET", Op::SetReturn, BinaryKind::Add},
-      {"SSRGET", Op::SystemRegisterGet, BinaryKind::Add},
-      {"HL.SSRGET", Op::SystemRegisterGet, BinaryKind::Add},
-      {"SSRSET", Op::SystemRegisterSet, BinaryKind::Add},
-      {"HL.SSRSET", Op::SystemRegisterSet, BinaryKind::Add},
-      {"FENCE.D", Op::Fence, BinaryKind::Add},
-      {"FENCE.I", Op::Fence, BinaryKind::Add},
-      {"EBREAK", Op::Breakpoint, BinaryKind::Add},
-      {"C.EBREAK", Op::Breakpoint, BinaryKind::Add},
-      {"ASSERT", Op::Assert, BinaryKind::Add},
-      {"ACRE", Op::EnterRequest, BinaryKind::Add},
-      {"ACRC", Op::CloseRequest, BinaryKind::Add},
+      {"ADD", Op::Binary, BinaryKind::Add, false},
+      {"SUB", Op::Binary, BinaryKind::Sub, false},
+      {"AND", Op::Binary, BinaryKind::And, false},
+      {"OR", Op::Binary, BinaryKind::Or, false},
+      {"XOR", Op::Binary, BinaryKind::Xor, false},
+      {"ADDW", Op::Binary, BinaryKind::Add, true},
+      {"SUBW", Op::Binary, BinaryKind::Sub, true},
+      {"ANDW", Op::Binary, BinaryKind::And, true},
+      {"ORW", Op::Binary, BinaryKind::Or, true},
+      {"XORW", Op::Binary, BinaryKind::Xor, true},
+      {"ADDI", Op::BinaryImmediate, BinaryKind::Add, false},
+      {"SUBI", Op::BinaryImmediate, BinaryKind::Sub, false},
+      {"ANDI", Op::BinaryImmediate, BinaryKind::And, false},
+      {"ORI", Op::BinaryImmediate, BinaryKind::Or, false},
+      {"XORI", Op::BinaryImmediate, BinaryKind::Xor, false},
+      {"HL.ADDI", Op::BinaryImmediate, BinaryKind::Add, false},
+      {"HL.SUBI", Op::BinaryImmediate, BinaryKind::Sub, false},
+      {"HL.ANDI", Op::BinaryImmediate, BinaryKind::And, false},
+      {"HL.ORI", Op::BinaryImmediate, BinaryKind::Or, false},
+      {"HL.XORI", Op::BinaryImmediate, BinaryKind::Xor, false},
+      {"ADDIW", Op::BinaryImmediate, BinaryKind::Add, true},
+      {"SUBIW", Op::BinaryImmediate, BinaryKind::Sub, true},
+      {"ANDIW", Op::BinaryImmediate, BinaryKind::And, true},
+      {"ORIW", Op::BinaryImmediate, BinaryKind::Or, true},
+      {"XORIW", Op::BinaryImmediate, BinaryKind::Xor, true},
+      {"HL.ADDIW", Op::BinaryImmediate, BinaryKind::Add, true},
+      {"HL.SUBIW", Op::BinaryImmediate, BinaryKind::Sub, true},
+      {"HL.ANDIW", Op::BinaryImmediate, BinaryKind::And, true},
+      {"HL.ORIW", Op::BinaryImmediate, BinaryKind::Or, true},
+      {"HL.XORIW", Op::BinaryImmediate, BinaryKind::Xor, true},
+      {"SLLI", Op::BinaryImmediate, BinaryKind::Sll, false},
+      {"SRLI", Op::BinaryImmediate, BinaryKind::Srl, false},
+      {"SRAI", Op::BinaryImmediate, BinaryKind::Sra, false},
+      {"SLLIW", Op::BinaryImmediate, BinaryKind::Sll, true},
+      {"SRLIW", Op::BinaryImmediate, BinaryKind::Srl, true},
+      {"SRAIW", Op::BinaryImmediate, BinaryKind::Sra, true},
+      {"SLL", Op::Shift, BinaryKind::Sll, false},
+      {"SRL", Op::Shift, BinaryKind::Srl, false},
+      {"SRA", Op::Shift, BinaryKind::Sra, false},
+      {"SLLW", Op::Shift, BinaryKind::Sll, true},
+      {"SRLW", Op::Shift, BinaryKind::Srl, true},
+      {"SRAW", Op::Shift, BinaryKind::Sra, true},
+      {"C.ADD", Op::CompressedBinary, BinaryKind::Add, false},
+      {"C.SUB", Op::CompressedBinary, BinaryKind::Sub, false},
+      {"C.AND", Op::CompressedBinary, BinaryKind::And, false},
+      {"C.OR", Op::CompressedBinary, BinaryKind::Or, false},
+      {"C.ADDI", Op::CompressedBinary, BinaryKind::Add, false},
+      {"MUL", Op::Multiply, BinaryKind::Add, false},
+      // ScalarMultiplyW: both take the low 32 bits of the product.
+      {"MULW", Op::Multiply, BinaryKind::Add, true},
+      {"MULUW", Op::Multiply, BinaryKind::Add, true},
+      {"C.MOVR", Op::Move, BinaryKind::Add, false},
+      {"ADDTPC", Op::AddToPc, BinaryKind::Add, false},
+      {"CSEL", Op::Select, BinaryKind::Add, false},
+      {"J", Op::Jump, BinaryKind::Add, false},
+      {"JR", Op::JumpRegister, BinaryKind::Add, false},
+      {"SETRET", Op::SetReturn, BinaryKind::Add, false},
+      {"C.SETRET", Op::SetReturn, BinaryKind::Add, false},
+      {"SSRGET", Op::SystemRegisterGet, BinaryKind::Add, false},
+      {"HL.SSRGET", Op::SystemRegisterGet, BinaryKind::Add, false},
+      {"SSRSET", Op::SystemRegisterSet, BinaryKind::Add, false},
+      {"HL.SSRSET", Op::SystemRegisterSet, BinaryKind::Add, false},
+      {"FENCE.D", Op::Fence, BinaryKind::Add, false},
+      {"FENCE.I", Op::Fence, BinaryKind::Add, false},
+      {"EBREAK", Op::Breakpoint, BinaryKind::Add, false},
+      {"C.EBREAK", Op::Breakpoint, BinaryKind::Add, false},
+      {"ASSERT", Op::Assert, BinaryKind::Add, false},
+      {"ACRE", Op::EnterRequest, BinaryKind::Add, false},
+      {"ACRC", Op::CloseRequest, BinaryKind::Add, false},
   };
   for (const Named& named : kNamed) {
     if (named.mnemonic == m) {
       plan.op = named.op;
       plan.binary = named.binary;
+      plan.word = named.word;
       if (plan.op == Op::BinaryImmediate && plan.imm < 0) plan.imm = plan.shamt;  // shifts by shamt
       if (plan.op == Op::SystemRegisterGet || plan.op == Op::SystemRegisterSet) {
         plan.imm = field(form, "SSR_ID");

@@ -28,13 +28,13 @@ enum class Op : std::uint8_t {
   TileBinding,
   SharedBinding,
   // Scalar ALU.
-  Binary,            // ADD/SUB/AND/OR/XOR with SrcRType and shamt
-  BinaryImmediate,   // ADDI/SUBI/HL.ADDI, SLLI/SRLI/SRAI
-  Shift,             // SLL/SRL/SRA by register
+  Binary,            // ADD/SUB/AND/OR/XOR[W] with SrcRType and shamt
+  BinaryImmediate,   // ADDI/SUBI/ANDI/ORI/XORI[W] (and HL.), SLLI/SRLI/SRAI[W]
+  Shift,             // SLL/SRL/SRA[W] by register
   CompressedBinary,  // C.ADD/C.SUB/C.AND/C.OR/C.ADDI -> t
-  Multiply,
-  Move,           // C.MOVR
-  MoveImmediate,  // C.MOVI, LUI, HL.LIS/LIU/LUI (value prepared at decode)
+  Multiply,          // MUL, MULW/MULUW
+  Move,              // C.MOVR
+  MoveImmediate,     // C.MOVI, LUI, HL.LIS/LIU/LUI (value prepared at decode)
   AddToPc,
   Compare,
   CompareImmediate,
@@ -70,6 +70,7 @@ struct FormPlan {
   BinaryKind binary = BinaryKind::Add;
   Condition condition = Condition::Eq;
   bool logical_or = false;     // CMP.OR / SETC.OR
+  bool word = false;           // *W forms: 32-bit operation, result sign-extended
   bool system_block = false;   // legal only in a SYS block body
   bool commit_setter = false;  // SETC.*: legal only in a COND block body
   std::int8_t rd = -1, srcl = -1, srcr = -1, srcd = -1, srcp = -1, rtype = -1, shamt = -1, imm = -1;

@@ -77,6 +77,28 @@ Lanes binary(BinaryKind kind, const Lanes& left, const Lanes& right) {
   return {};
 }
 
+// ScalarBinaryW: the 32-bit operation, its result sign-extended. Shifts take
+// right[4:0], and the right shifts see only left[31:0].
+Lanes binary_word(BinaryKind kind, const Lanes& left, const Lanes& right) {
+  using V = std::uint64_t;
+  const bool shift = kind == BinaryKind::Sll || kind == BinaryKind::Srl || kind == BinaryKind::Sra;
+  const Lanes amount = shift ? each(right, [](V r) { return r & 31; }) : right;
+  const Lanes word = kind == BinaryKind::Srl   ? each(left, [](V l) { return l & 0xFFFFFFFFu; })
+                     : kind == BinaryKind::Sra ? each(left, [](V l) { return sign_extend(l, 32); })
+                                               : left;
+  return each(binary(kind, word, amount), [](V v) { return sign_extend(v, 32); });
+}
+
+Lanes binary(const FormPlan& plan, const Lanes& left, const Lanes& right) {
+  return plan.word ? binary_word(plan.binary, left, right) : binary(plan.binary, left, right);
+}
+
+// DecodeScalarBinaryRightModifier orders SrcRType .sw, .uw, .neg/.not, none;
+// modify() takes the comparison and address order none, .sw, .uw, .neg.
+unsigned binary_modifier(unsigned raw) {
+  return (raw + 1) & 3;
+}
+
 bool holds(Condition condition, std::uint64_t left, std::uint64_t right) {
   switch (condition) {
     case Condition::Eq: return left == right;
@@ -215,26 +237,29 @@ MaybeFault ScalarUnit::execute(const PreparedInstruction& insn) {
   const unsigned rd = insn.rd;
   switch (plan.op) {
     case Op::Binary: {
-      const Lanes right = each(right_operand(insn, is_logical(plan.binary)),
-                               [shift = insn.shamt & 63](V r) { return r << shift; });
-      write_lanes(rd, binary(plan.binary, read_lanes(insn.srcl), right));
+      const Lanes modified =
+          modify(read_lanes(insn.srcr), binary_modifier(insn.rtype), is_logical(plan.binary));
+      const Lanes right = each(modified, [shift = insn.shamt & 63](V r) { return r << shift; });
+      write_lanes(rd, binary(plan, read_lanes(insn.srcl), right));
       return std::nullopt;
     }
     case Op::BinaryImmediate:
-      write_lanes(rd, binary(plan.binary, read_lanes(insn.srcl), broadcast(insn.imm)));
+      write_lanes(rd, binary(plan, read_lanes(insn.srcl), broadcast(insn.imm)));
       return std::nullopt;
     case Op::Shift:
-      write_lanes(rd, binary(plan.binary, read_lanes(insn.srcl), read_lanes(insn.srcr)));
+      write_lanes(rd, binary(plan, read_lanes(insn.srcl), read_lanes(insn.srcr)));
       return std::nullopt;
     case Op::CompressedBinary: {
       const Lanes right = plan.imm >= 0 ? broadcast(insn.imm) : read_lanes(insn.srcr);
       write_lanes(31, binary(plan.binary, read_lanes(insn.srcl), right));
       return std::nullopt;
     }
-    case Op::Multiply:
-      write_lanes(
-          rd, each(read_lanes(insn.srcl), read_lanes(insn.srcr), [](V l, V r) { return l * r; }));
+    case Op::Multiply: {
+      const Lanes product =
+          each(read_lanes(insn.srcl), read_lanes(insn.srcr), [](V l, V r) { return l * r; });
+      write_lanes(rd, plan.word ? each(product, [](V v) { return sign_extend(v, 32); }) : product);
       return std::nullopt;
+    }
     case Op::Move: write_lanes(rd, read_lanes(insn.srcl)); return std::nullopt;
     case Op::MoveImmediate: {
       std::uint64_t value = insn.imm;

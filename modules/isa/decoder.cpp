@@ -22,21 +22,6 @@ std::uint64_t length_mask(unsigned length_bits) {
   return length_bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << length_bits) - 1;
 }
 
-// The key's bits in instruction-bit positions, per length (see bucket_key).
-std::uint64_t key_field_mask(unsigned length_bits) {
-  if (length_bits == 48) return (std::uint64_t{0x7F} << 16) | (std::uint64_t{0x7} << 28);
-  if (length_bits == 32) return 0x7F | (0x7 << 12);
-  return 0;
-}
-
-std::uint64_t word_of_key(unsigned key, unsigned length_bits) {
-  const std::uint64_t opcode = key & 0x7F;
-  const std::uint64_t minor = key >> 7;
-  if (length_bits == 48) return (opcode << 16) | (minor << 28);
-  if (length_bits == 32) return opcode | (minor << 12);
-  return 0;
-}
-
 // A candidate can match a word whose bits under field_mask are field_word.
 bool compatible(std::uint64_t mask, std::uint64_t match, std::uint64_t field_mask,
                 std::uint64_t field_word) {
@@ -61,17 +46,27 @@ std::vector<Candidate> sub_bucket(const std::vector<Candidate>& bucket, Split sp
   return sub;
 }
 
+// The bits on which candidate i's match word can rule out candidate j, for
+// every pair j <= i: j is scanned for i's match word under a split on field
+// mask F unless the pair's bits meet F.
+template <class Candidate>
+std::vector<std::uint64_t> pair_conflicts(const std::vector<Candidate>& bucket) {
+  std::vector<std::uint64_t> conflicts;
+  conflicts.reserve(bucket.size() * (bucket.size() + 1) / 2);
+  for (std::size_t i = 0; i < bucket.size(); ++i) {
+    for (std::size_t j = 0; j <= i; ++j)
+      conflicts.push_back((bucket[j].match ^ bucket[i].match) & bucket[j].mask);
+  }
+  return conflicts;
+}
+
 // The sum over candidates of how many entries a decode of the candidate's
 // match word scans.
-template <class Candidate>
-std::size_t scan_cost(const std::vector<Candidate>& bucket, Split split) {
+std::size_t scan_cost(const std::vector<std::uint64_t>& conflicts, Split split) {
   const std::uint64_t field_mask = ((std::uint64_t{1} << split.bits) - 1) << split.shift;
   std::size_t cost = 0;
-  for (std::size_t i = 0; i < bucket.size(); ++i) {
-    for (std::size_t j = 0; j <= i; ++j) {
-      cost += compatible(bucket[j].mask, bucket[j].match, field_mask, bucket[i].match & field_mask);
-    }
-  }
+  for (std::uint64_t conflict : conflicts)
+    cost += (conflict & field_mask) == 0;
   return cost;
 }
 
@@ -81,10 +76,11 @@ template <class Candidate>
 Split best_split(const std::vector<Candidate>& bucket, unsigned length_bits) {
   Split best;
   if (bucket.size() <= 1) return best;
-  std::size_t best_cost = scan_cost(bucket, best);
+  const std::vector<std::uint64_t> conflicts = pair_conflicts(bucket);
+  std::size_t best_cost = scan_cost(conflicts, best);
   for (unsigned bits = 1; bits <= kMaxSplitBits; ++bits) {
     for (unsigned shift = 0; shift + bits <= length_bits; ++shift) {
-      const std::size_t cost = scan_cost(bucket, Split{shift, bits});
+      const std::size_t cost = scan_cost(conflicts, Split{shift, bits});
       if (cost < best_cost) best = Split{shift, bits}, best_cost = cost;
     }
   }
@@ -160,9 +156,18 @@ void Decoder::build_buckets(const std::vector<Candidate>& ordered) {
   for (const Candidate& c : ordered) {
     if (c.form->length_bits == 16) candidates_.push_back(c);
   }
+  // A parcel scans only the candidates its low byte allows, in precedence
+  // order (most parcels are the first half of a wider word and match none).
+  std::array<std::vector<std::uint32_t>, 256> by_low_byte;
+  for (std::uint32_t i = 0; i < candidates_.size(); ++i) {
+    for (std::uint32_t low = 0; low < by_low_byte.size(); ++low) {
+      if (compatible(candidates_[i].mask, candidates_[i].match, 0xFF, low))
+        by_low_byte[low].push_back(i);
+    }
+  }
   parcels_.assign(1u << 16, ParcelResult{0, DecodeStatus::NoMatchingForm, 0});
   for (std::uint32_t parcel = 0; parcel < (1u << 16); ++parcel) {
-    for (std::uint32_t i = 0; i < candidates_.size(); ++i) {
+    for (std::uint32_t i : by_low_byte[parcel & 0xFF]) {
       if ((parcel & candidates_[i].mask) == candidates_[i].match) {
         DecodedInstruction d;
         d.word = parcel;
@@ -175,15 +180,23 @@ void Decoder::build_buckets(const std::vector<Candidate>& ordered) {
   const std::array<unsigned, 3> wide_lengths{32, 48, 64};
   wide_buckets_.resize(wide_lengths.size() * kKeysPerLength);
   for (unsigned length_bits : wide_lengths) {
-    const std::uint64_t key_mask = key_field_mask(length_bits);
     const unsigned keys = length_bits == 64 ? 1 : kKeysPerLength;
-    for (unsigned key = 0; key < keys; ++key) {
-      const std::uint64_t key_word = word_of_key(key, length_bits);
-      std::vector<Candidate> bucket;
-      for (const Candidate& c : ordered) {
-        if (c.form->length_bits == length_bits && compatible(c.mask, c.match, key_mask, key_word))
-          bucket.push_back(c);
+    // Each candidate joins the buckets of the keys it is compatible with:
+    // the key bits its mask fixes equal its match, the others take every
+    // value. Candidates are visited in precedence order, so are buckets.
+    std::vector<std::vector<Candidate>> buckets(keys);
+    for (const Candidate& c : ordered) {
+      if (c.form->length_bits != length_bits) continue;
+      const unsigned fixed = bucket_key(c.mask, length_bits);
+      const unsigned base = bucket_key(c.match, length_bits) & fixed;
+      const unsigned unfixed = (keys - 1) & ~fixed;
+      for (unsigned sub = unfixed;; sub = (sub - 1) & unfixed) {
+        buckets[base | sub].push_back(c);
+        if (sub == 0) break;
       }
+    }
+    for (unsigned key = 0; key < keys; ++key) {
+      const std::vector<Candidate>& bucket = buckets[key];
       const Split split = best_split(bucket, length_bits);
       wide_buckets_[wide_slot(length_bits) * kKeysPerLength + key] = {
           static_cast<std::uint32_t>(sub_ranges_.size()), static_cast<std::uint8_t>(split.shift),
@@ -199,9 +212,13 @@ void Decoder::build_buckets(const std::vector<Candidate>& ordered) {
 }
 
 const Decoder& Decoder::for_release(IsaRelease release) {
-  static const Decoder snapshot(IsaRelease::Snapshot0583);
+  // Each release is built on its first use only: a run needs one.
+  if (release == IsaRelease::Snapshot0583) {
+    static const Decoder snapshot(IsaRelease::Snapshot0583);
+    return snapshot;
+  }
   static const Decoder current(IsaRelease::Release0585);
-  return release == IsaRelease::Snapshot0583 ? snapshot : current;
+  return current;
 }
 
 void Decoder::resolve(const Candidate& c, DecodedInstruction& out) const {

@@ -14,6 +14,7 @@
 #include "numeric/encoders.hpp"
 #include "numeric/error.hpp"
 #include "numeric/rounding.hpp"
+#include "numeric/transpose.hpp"
 #include "numeric/value_codec.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -152,8 +153,7 @@ std::uint64_t carrier(DataType t, std::uint64_t raw) {
       return static_cast<std::uint64_t>(std::int64_t{static_cast<std::int16_t>(raw)});
     case DataType::S32:
       return static_cast<std::uint64_t>(std::int64_t{static_cast<std::int32_t>(raw)});
-    default:
-      return raw;
+    default: return raw;
   }
 }
 
@@ -265,11 +265,12 @@ std::uint32_t reference_pto_v0(const DotOperands& ops, const DotShape& s, std::s
 // (i / block) * K * block + k * block + i % block; lines are zero-padded to
 // `padded_lines`. value(line, k, raw) converts one element; `widen`, when
 // given, converts contiguous runs of raw elements instead, and the result says
-// whether it did; `transpose`, when given, moves 8 x 8 blocks of B.
+// whether it did; `transpose`, when given, moves 8 x 8 blocks of B (T-sized
+// units).
 template <typename T, typename Value>
 bool pack_panels(const OperandView& v, bool a_side, std::size_t padded_lines, std::size_t depth,
                  std::vector<T>& out, Value value, dot_detail::Widener<T> widen = nullptr,
-                 dot_detail::Transposer<T> transpose = nullptr) {
+                 Transpose8 transpose = nullptr) {
   const std::size_t block = a_side ? 1 : kNR;
   auto line_term = [&](std::size_t i) { return (i / block) * depth * block + i % block; };
   // Every element is written below; only the padding lines need zeros.
@@ -358,7 +359,8 @@ bool pack_panels(const OperandView& v, bool a_side, std::size_t padded_lines, st
           for (std::size_t k = 1; k < rows; ++k)
             square = square && offset[k] == offset[0] + k;
           if (square) {
-            transpose(source + offset[0], stride, target + k0 * kNR, kNR);
+            transpose(reinterpret_cast<const std::uint8_t*>(source + offset[0]), stride * sizeof(T),
+                      reinterpret_cast<std::uint8_t*>(target + k0 * kNR), kNR * sizeof(T));
             continue;
           }
           for (std::size_t j = 0; j < width; ++j) {
@@ -435,9 +437,7 @@ float fp16_to_float(std::uint32_t h) {
 template <typename F>
 void with_float_converter(DataType type, F&& f) {
   switch (type) {
-    case DataType::FP32:
-      f([](std::uint32_t r) { return from_bits<float>(r); });
-      break;
+    case DataType::FP32: f([](std::uint32_t r) { return from_bits<float>(r); }); break;
     case DataType::TF32:
       f([](std::uint32_t r) {
         return (r & 0x1FFFu) != 0 ? std::numeric_limits<float>::quiet_NaN() : from_bits<float>(r);
@@ -448,12 +448,8 @@ void with_float_converter(DataType type, F&& f) {
         return (r & 0xFFFu) != 0 ? std::numeric_limits<float>::quiet_NaN() : from_bits<float>(r);
       });
       break;
-    case DataType::FP16:
-      f([](std::uint32_t r) { return fp16_to_float(r); });
-      break;
-    case DataType::BF16:
-      f([](std::uint32_t r) { return from_bits<float>(r << 16); });
-      break;
+    case DataType::FP16: f([](std::uint32_t r) { return fp16_to_float(r); }); break;
+    case DataType::BF16: f([](std::uint32_t r) { return from_bits<float>(r << 16); }); break;
     default: {
       const float* table = dot_detail::lane_table(type);
       f([table](std::uint32_t r) { return table[r]; });
@@ -553,7 +549,7 @@ void pack_float_side(const OperandView& v, const std::optional<OperandView>& sca
           v, a_side, padded(a_side, lines), k, out,
           [&](std::size_t, std::size_t, std::uint32_t raw) { return convert(raw); },
           simd && widens ? dot_detail::widen_avx2 : nullptr,
-          simd ? dot_detail::transpose8_avx2 : nullptr);
+          simd ? transpose8(sizeof(float)) : nullptr);
       return;
     }
     const float* e8m0 = dot_detail::lane_table(DataType::E8M0);  // 0xFF is NaN
@@ -570,7 +566,7 @@ void pack_float_side(const OperandView& v, const std::optional<OperandView>& sca
           return convert(raw) * scales.at(i, kk);
         },
         simd && is_byte_lane(v.type) ? dot_detail::widen_avx2 : nullptr,
-        simd ? dot_detail::transpose8_avx2 : nullptr);
+        simd ? transpose8(sizeof(float)) : nullptr);
     if (widened) apply_scales(out, a_side, lines, k, scales);
   });
 }

@@ -110,35 +110,6 @@ void widen_avx2(DataType type, const std::uint8_t* raw, std::size_t count, float
   }
 }
 
-void transpose8_avx2(const float* source, std::size_t source_stride, float* target,
-                     std::size_t target_stride) {
-  __m256 c[8];
-#pragma GCC unroll 8
-  for (std::size_t j = 0; j < 8; ++j)
-    c[j] = _mm256_loadu_ps(source + j * source_stride);
-  // Interleave pairs, then quadruples, then the 128-bit halves.
-  __m256 pairs[8], quads[8];
-#pragma GCC unroll 4
-  for (std::size_t j = 0; j < 8; j += 2) {
-    pairs[j] = _mm256_unpacklo_ps(c[j], c[j + 1]);
-    pairs[j + 1] = _mm256_unpackhi_ps(c[j], c[j + 1]);
-  }
-#pragma GCC unroll 2
-  for (std::size_t j = 0; j < 8; j += 4) {
-    quads[j] = _mm256_shuffle_ps(pairs[j], pairs[j + 2], 0x44);
-    quads[j + 1] = _mm256_shuffle_ps(pairs[j], pairs[j + 2], 0xEE);
-    quads[j + 2] = _mm256_shuffle_ps(pairs[j + 1], pairs[j + 3], 0x44);
-    quads[j + 3] = _mm256_shuffle_ps(pairs[j + 1], pairs[j + 3], 0xEE);
-  }
-#pragma GCC unroll 4
-  for (std::size_t t = 0; t < 4; ++t) {
-    _mm256_storeu_ps(target + t * target_stride,
-                     _mm256_permute2f128_ps(quads[t], quads[t + 4], 0x20));
-    _mm256_storeu_ps(target + (t + 4) * target_stride,
-                     _mm256_permute2f128_ps(quads[t], quads[t + 4], 0x31));
-  }
-}
-
 void wrap_tiles_avx2(const Panels<std::uint32_t>& p) {
   run_tiles<std::uint32_t, WrapArithmetic>(p);
 }

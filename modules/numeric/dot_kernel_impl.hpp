@@ -113,20 +113,12 @@ void run_tiles(const Panels<T>& p) {
 template <typename T>
 using Widener = void (*)(DataType type, const std::uint8_t* raw, std::size_t count, T* out);
 
-// Moves an 8 x 8 block: element t of source column j (8 contiguous elements
-// at source + j * source_stride) goes to target[t * target_stride + j].
-template <typename T>
-using Transposer = void (*)(const T* source, std::size_t source_stride, T* target,
-                            std::size_t target_stride);
-
 // The AVX2+FMA+F16C back end (dot_kernel_avx2.cpp); callers check the CPU.
 void float_tiles_avx2(const Panels<float>& panels);
 void wrap_tiles_avx2(const Panels<std::uint32_t>& panels);
 // Exact FP16 (F16C), BF16 or FP32 to FP32, and 8-bit floating lanes through
 // lane_table (gathers).
 void widen_avx2(DataType type, const std::uint8_t* raw, std::size_t count, float* out);
-void transpose8_avx2(const float* source, std::size_t source_stride, float* target,
-                     std::size_t target_stride);
 
 // The exact FP32 value of every raw code of each type of at most 8 bits
 // (dot_kernel.cpp, from the codec); invalid encodings are NaN.

@@ -33,7 +33,7 @@ class BlockTransaction : public tlm::tlm_extension<BlockTransaction> {
 
   // Answer.
   arch::MaybeFault fault;  // the block stays active; nothing changed
-  bool executed = false;   // the semantics ran (the CUBE rendezvous runs them once)
+  bool executed = false;   // the semantics started (a CUBE rendezvous opens at its first PE)
   sc_core::sc_time done_at = sc_core::SC_ZERO_TIME;  // absolute completion time
   // The Local registers the block allocated, ready at done_at (the scoreboard).
   std::array<unsigned, 3> destinations{};

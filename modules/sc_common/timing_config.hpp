@@ -1,7 +1,7 @@
 // The loosely timed platform's latency models (docs/platform.md): one clock,
 // the temporal-decoupling quantum and one formula per unit. Every field is a
-// configuration key (platform/config); the defaults are the CostModel-style
-// numbers of research/anchors.md §2.2.
+// configuration key (platform/config); docs/platform.md "Latency defaults"
+// gives each default's source.
 #pragma once
 
 #include <cstdint>
@@ -14,16 +14,18 @@ namespace ptovp::sc_common {
 
 struct TimingConfig {
   std::uint64_t clock_period_ps = 1000;  // clock.period_ps: 1 GHz
-  std::uint64_t quantum_ns = 1000;       // quantum.ns: temporal decoupling
-  std::uint64_t frontend_cycles_per_instruction = 1;
-  std::uint64_t builder_cycles_per_block = 1;
+  std::uint64_t quantum_ns = 1000;       // quantum.ns: where the TD gain saturates (§2.1)
+  std::uint64_t frontend_cycles_per_instruction = 1;  // one instruction per cycle
+  std::uint64_t builder_cycles_per_block = 1;         // the hand-over of a resolved block
+  // The PTO CostModel cube formula (anchors.md §2.2).
   std::uint64_t cube_base_cycles = 6;
   std::uint64_t cube_k_step_bytes = 32;  // K bytes per step: k_step(type) = 8*bytes/bits(type)
   std::uint64_t cube_cycles_per_step = 1;
   std::uint64_t cube_cycles_per_step_fp32 = 2;
-  std::uint64_t fpatr_group_elements = 256;  // one 16x16 fractal per cycle
+  // One 16x16 fractal per cycle: the most the CUBE emits per step.
+  std::uint64_t fpatr_group_elements = 256;
   std::uint64_t fpatr_cycles_per_group = 1;
-  std::uint64_t tlsu_bytes_per_cycle = 64;
+  std::uint64_t tlsu_bytes_per_cycle = 64;  // one 512-bit beat per cycle
   std::uint64_t tlsu_latency_cycles = 20;
   std::uint64_t fabric_publish_cycles = 4;
 

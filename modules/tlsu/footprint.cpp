@@ -1,6 +1,254 @@
 #include "tlsu/footprint.hpp"
 
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "numeric/transpose.hpp"
+
 namespace ptovp::tlsu {
+
+namespace {
+
+template <std::size_t N>
+using Bytes = std::integral_constant<std::size_t, N>;
+
+// The valid columns of a row as runs of consecutive payload slots: run i
+// holds the row's GM bytes from i * run_bytes and starts offset[i] bytes
+// after the row's first slot. All runs are run_bytes long but the last, which
+// is tail_bytes long when that is not 0.
+struct RowRuns {
+  std::uint32_t run_bytes = 0;
+  std::uint32_t tail_bytes = 0;
+  std::vector<std::uint32_t> offset;
+};
+
+RowRuns row_runs(const arch::TileInfo& t) {
+  const unsigned bytes = arch::memory_element_bytes(t.data_type);
+  const std::uint32_t columns = t.valid_columns;
+  std::vector<std::uint32_t> col_term(columns);
+  for (std::uint32_t col = 0; col < columns; ++col)
+    col_term[col] = arch::storage_index(t, 0, col);
+  // The run length is the first break in the slots; every layout repeats
+  // it, which the second loop confirms (one-column runs otherwise).
+  std::uint32_t run = 1;
+  while (run < columns && col_term[run] == col_term[run - 1] + 1)
+    ++run;
+  for (std::uint32_t col = run; col < columns; ++col) {
+    if (col % run != 0 && col_term[col] != col_term[col - 1] + 1) {
+      run = 1;
+      break;
+    }
+  }
+  RowRuns runs{run * bytes, columns % run * bytes, {}};
+  for (std::uint32_t col = 0; col < columns; col += run)
+    runs.offset.push_back(col_term[col] * bytes);
+  return runs;
+}
+
+// Calls copy(slot_offset, gm_offset, length) for the runs of a row from run
+// `first` on. The common run lengths are passed as constants, so each copy is
+// one move.
+template <typename Copy>
+void for_each_run(const RowRuns& runs, std::size_t first, Copy&& copy) {
+  const std::size_t full = runs.offset.size() - (runs.tail_bytes != 0 ? 1 : 0);
+  auto full_runs = [&](auto length) {
+    for (std::size_t i = first; i < full; ++i)
+      copy(runs.offset[i], i * length, length);
+  };
+  switch (runs.run_bytes) {
+    case 1: full_runs(Bytes<1>{}); break;
+    case 2: full_runs(Bytes<2>{}); break;
+    case 4: full_runs(Bytes<4>{}); break;
+    case 8: full_runs(Bytes<8>{}); break;
+    case 16: full_runs(Bytes<16>{}); break;
+    default: full_runs(std::size_t{runs.run_bytes}); break;
+  }
+  if (runs.tail_bytes != 0)
+    copy(runs.offset[full], full * runs.run_bytes, std::size_t{runs.tail_bytes});
+}
+
+// Runs of 1, 2 or 4 bytes (CUBE_N8 elements, CUBE_M32 CELL rows; also
+// ColumnMajor and ZN elements) move as 8 x 8 blocks of units: 8 GM rows by 8
+// runs, when the 8 runs sit at one payload stride (a CUBE_N8 CELL's columns,
+// successive CUBE_M32 CELLs) and the 8 rows fill consecutive units of each
+// (rows of one CELL). Then the block is a transpose between GM rows and
+// payload lines. A CUBE_N8 CELL of a 32-bit type holds only 4 K rows: its
+// blocks are two halves of 4 rows.
+struct Blocks {
+  numeric::Transpose8 transpose = nullptr;  // null: runs only
+  std::size_t unit = 0;                     // bytes, = run_bytes
+  std::size_t line_stride = 0;              // payload bytes between a block's lines
+  std::size_t runs = 0;                     // leading runs of a row moved by blocks
+  // Per group of 8 rows: 8 (one block), 4 (two halves) or 0 (runs only).
+  std::vector<std::uint8_t> rows;
+};
+
+Blocks plan_blocks(const RowRuns& runs, const std::vector<std::size_t>& row_at) {
+  Blocks b;
+  b.unit = runs.run_bytes;
+  const numeric::Transpose8 transpose = numeric::transpose8(runs.run_bytes);
+  const std::size_t full = runs.offset.size() - (runs.tail_bytes != 0 ? 1 : 0);
+  if (transpose == nullptr || full < 8 || runs.offset[1] <= runs.offset[0]) return b;
+  b.line_stride = runs.offset[1] - runs.offset[0];
+  b.runs = full / 8 * 8;
+  for (std::size_t i = 1; i < b.runs; ++i) {
+    if (i % 8 != 0 && runs.offset[i] != runs.offset[i - 1] + b.line_stride) return b;
+  }
+  auto consecutive = [&](std::size_t row, std::size_t count) {
+    for (std::size_t i = 1; i < count; ++i) {
+      if (row_at[row + i] != row_at[row] + i * b.unit) return false;
+    }
+    return true;
+  };
+  b.rows.resize(row_at.size() / 8);
+  for (std::size_t g = 0; g < b.rows.size(); ++g) {
+    const std::size_t row = 8 * g;
+    if (consecutive(row, 8)) {
+      b.rows[g] = 8;
+    } else if (consecutive(row, 4) && consecutive(row + 4, 4)) {
+      b.rows[g] = 4;
+    }
+  }
+  b.transpose = transpose;
+  return b;
+}
+
+// Host pointer to the first of 8 GM rows at `stride` when they all lie in
+// memory at increasing addresses; a store also needs them disjoint, as the
+// walk lets later rows overwrite earlier ones. Null otherwise.
+template <typename Memory>
+auto block_rows(Memory& memory, std::uint64_t address, std::uint64_t stride,
+                std::uint64_t row_bytes, bool store) -> decltype(memory.direct(0, 0)) {
+  if ((store && stride < row_bytes) ||
+      stride > (std::numeric_limits<std::uint64_t>::max() - row_bytes) / 7) {
+    return nullptr;
+  }
+  return memory.direct(address, 7 * stride + row_bytes);
+}
+
+// Calls visit(pe, row, address of the row's first element) for every row of
+// every selected PE, in walk order; stops when visit returns false.
+template <typename Visit>
+void for_each_row(const Footprint& footprint, Visit&& visit) {
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+    if (!arch::pe_selected(footprint.pe_mask, pe)) continue;
+    for (std::uint32_t row = 0; row < footprint.tile->valid_rows; ++row) {
+      if (!visit(pe, row, footprint.address(pe, row, 0))) return;
+    }
+  }
+}
+
+// The byte offset of each valid row's first slot.
+std::vector<std::size_t> row_offsets(const arch::TileInfo& t) {
+  std::vector<std::size_t> at(t.valid_rows);
+  for (std::uint32_t row = 0; row < t.valid_rows; ++row)
+    at[row] = std::size_t{arch::storage_index(t, row, 0)} * arch::memory_element_bytes(t.data_type);
+  return at;
+}
+
+// How the rows of a tile shape move.
+struct RowPlan {
+  bool valid = false;
+  arch::TileInfo tile;
+  RowRuns runs;
+  std::vector<std::size_t> row_at;
+  Blocks blocks;
+};
+
+// The same shapes come back block after block (each block's A, its scales,
+// its D), and a plan costs a storage_index per column and per row: the last
+// few are kept.
+const RowPlan& row_plan(const arch::TileInfo& t) {
+  thread_local std::array<RowPlan, 4> plans;
+  thread_local std::size_t next = 0;
+  for (const RowPlan& plan : plans) {
+    if (plan.valid && plan.tile == t) return plan;
+  }
+  RowPlan& plan = plans[next];
+  next = (next + 1) % plans.size();
+  plan.valid = true;
+  plan.tile = t;
+  plan.runs = row_runs(t);
+  plan.row_at = row_offsets(t);
+  plan.blocks = plan_blocks(plan.runs, plan.row_at);
+  return plan;
+}
+
+// load_rows (kLoad) and store_rows: per selected PE, groups of 8 rows by
+// blocks and then their remaining runs; rows that take no block by runs.
+template <bool kLoad, typename Memory, typename Tile>
+void move_rows(Memory& memory, const Footprint& footprint, Tile& tile) {
+  const arch::TileInfo& t = *footprint.tile;
+  const RowPlan& plan = row_plan(t);
+  const RowRuns& runs = plan.runs;
+  const std::vector<std::size_t>& row_at = plan.row_at;
+  const Blocks& blocks = plan.blocks;
+  const std::size_t unit = blocks.unit;
+  const std::uint64_t row_bytes =
+      std::uint64_t{t.valid_columns} * arch::memory_element_bytes(t.data_type);
+  auto move = [](auto* slots, auto* gm, auto length) {
+    if constexpr (kLoad) {
+      std::memcpy(slots, gm, length);
+    } else {
+      std::memcpy(gm, slots, length);
+    }
+  };
+  // One block: GM rows from `gm` at `stride`, payload lines from `line`.
+  auto move_block = [&](auto* line, auto* gm, std::uint64_t stride, std::uint8_t rows,
+                        std::size_t half) {
+    if (rows == 8) {
+      if constexpr (kLoad) {
+        blocks.transpose(gm, stride, line, blocks.line_stride);
+      } else {
+        blocks.transpose(line, blocks.line_stride, gm, stride);
+      }
+      return;
+    }
+    // Two halves of 4 rows, `half` payload bytes apart: transpose through
+    // dense lines of 8 units.
+    std::uint8_t dense[8 * 8 * 4];
+    if constexpr (kLoad) blocks.transpose(gm, stride, dense, 8 * unit);
+    for (std::size_t j = 0; j < 8; ++j) {
+      move(line + j * blocks.line_stride, dense + j * 8 * unit, 4 * unit);
+      move(line + half + j * blocks.line_stride, dense + j * 8 * unit + 4 * unit, 4 * unit);
+    }
+    if constexpr (!kLoad) blocks.transpose(dense, 8 * unit, gm, stride);
+  };
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+    if (!arch::pe_selected(footprint.pe_mask, pe)) continue;
+    auto* payload = tile.payload(pe);
+    const std::uint64_t stride = footprint.access[pe].row_stride;
+    auto move_runs = [&](std::uint32_t row, std::size_t first) {
+      auto* slots = payload + row_at[row];
+      auto* gm = memory.direct(footprint.address(pe, row, 0), row_bytes);
+      for_each_run(runs, first, [&](std::size_t slot, std::size_t at, auto length) {
+        move(slots + slot, gm + at, length);
+      });
+    };
+    std::uint32_t row = 0;
+    for (; blocks.transpose != nullptr && row + 8 <= t.valid_rows; row += 8) {
+      const std::uint8_t rows = blocks.rows[row / 8];
+      auto* gm = rows == 0
+                     ? nullptr
+                     : block_rows(memory, footprint.address(pe, row, 0), stride, row_bytes, !kLoad);
+      std::size_t first = 0;
+      if (gm != nullptr) {
+        for (std::size_t j = 0; j < blocks.runs; j += 8) {
+          move_block(payload + row_at[row] + runs.offset[j], gm + j * unit, stride, rows,
+                     row_at[row + 4] - row_at[row]);
+        }
+        first = blocks.runs;
+      }
+      for (std::uint32_t i = 0; first < runs.offset.size() && i < 8; ++i)
+        move_runs(row + i, first);
+    }
+    for (; row < t.valid_rows; ++row)
+      move_runs(row, 0);
+  }
+}
+
+}  // namespace
 
 std::uint64_t Footprint::address(unsigned pe, std::uint32_t row, std::uint32_t col) const {
   const PeAccess& a = access[pe];
@@ -9,7 +257,7 @@ std::uint64_t Footprint::address(unsigned pe, std::uint32_t row, std::uint32_t c
   return row_base + std::uint64_t{col} * arch::memory_element_bytes(tile->data_type);
 }
 
-arch::MaybeFault preflight(const memory::Memory& memory, const Footprint& footprint) {
+arch::MaybeFault preflight_elements(const memory::Memory& memory, const Footprint& footprint) {
   const unsigned bytes = arch::memory_element_bytes(footprint.tile->data_type);
   arch::MaybeFault fault;
   footprint.walk([&](unsigned, std::uint32_t, std::uint32_t, std::uint32_t, std::uint64_t address) {
@@ -17,6 +265,31 @@ arch::MaybeFault preflight(const memory::Memory& memory, const Footprint& footpr
     return !fault;
   });
   return fault;
+}
+
+arch::MaybeFault preflight(const memory::Memory& memory, const Footprint& footprint) {
+  if (!footprint.by_rows()) return preflight_elements(memory, footprint);
+  const arch::TileInfo& t = *footprint.tile;
+  const unsigned bytes = arch::memory_element_bytes(t.data_type);
+  const std::uint64_t row_bytes = std::uint64_t{t.valid_columns} * bytes;
+  arch::MaybeFault fault;
+  // Element addresses step by `bytes` from an aligned first one, so they are
+  // all aligned, and they lie in memory when the row's range does.
+  for_each_row(footprint, [&](unsigned pe, std::uint32_t row, std::uint64_t address) {
+    if (address % bytes == 0 && memory.contains(address, row_bytes)) return true;
+    for (std::uint32_t col = 0; col < t.valid_columns && !fault; ++col)
+      fault = memory.probe(footprint.address(pe, row, col), bytes, bytes);
+    return !fault;
+  });
+  return fault;
+}
+
+void load_rows(const memory::Memory& memory, const Footprint& footprint, arch::LocalTile& tile) {
+  move_rows<true>(memory, footprint, tile);
+}
+
+void store_rows(memory::Memory& memory, const Footprint& footprint, const arch::LocalTile& tile) {
+  move_rows<false>(memory, footprint, tile);
 }
 
 std::uint64_t load_element(const memory::Memory& memory, std::uint64_t address, arch::DataType type,

@@ -5,6 +5,12 @@
 // or only the elements of its own quarter (Shared). The preflight walks it in
 // the spec's order and reports the first failing access; the transfers run
 // only after it passed, so they cannot fault.
+//
+// A Local footprint of a whole-byte type is handled by rows: a row's valid
+// elements are one contiguous GM range, checked at once and moved with one
+// copy per run of consecutive payload slots (the whole row in RowMajor, a
+// CELL row in the CUBE layouts), or, where runs are 1, 2 or 4 bytes (CUBE_N8,
+// CUBE_M32), as 8 x 8 transposes of runs between 8 GM rows and the payload.
 #pragma once
 
 #include <array>
@@ -12,6 +18,7 @@
 #include <vector>
 
 #include "arch/fault.hpp"
+#include "arch/local_tile.hpp"
 #include "arch/pe_mask.hpp"
 #include "arch/tile_info.hpp"
 #include "fabric/fabric.hpp"
@@ -38,6 +45,11 @@ struct Footprint {
 
   std::uint64_t address(unsigned pe, std::uint32_t row, std::uint32_t col) const;
 
+  // EveryPe with a whole-byte type: preflight, load_rows and store_rows work by rows.
+  bool by_rows() const {
+    return ownership == Ownership::EveryPe && !arch::is_four_bit(tile->data_type);
+  }
+
   // Calls visit(pe, row, col, slot, address) for every access, PE-major for
   // EveryPe and row-major for QuarterOwner; stops when visit returns false.
   template <typename Visit>
@@ -45,7 +57,17 @@ struct Footprint {
 };
 
 // Alignment then the bound for every access of the footprint, in walk order.
+// By rows, a row passes whole when its first access is aligned and its byte
+// range is in memory; a row that does not is probed element by element, so
+// the fault is the one the element walk reports.
 arch::MaybeFault preflight(const memory::Memory& memory, const Footprint& footprint);
+// The element walk alone: the reference the row check must match.
+arch::MaybeFault preflight_elements(const memory::Memory& memory, const Footprint& footprint);
+
+// The transfers of a by_rows() footprint that passed preflight, between GM
+// and the payloads of `tile` on the footprint's PEs.
+void load_rows(const memory::Memory& memory, const Footprint& footprint, arch::LocalTile& tile);
+void store_rows(memory::Memory& memory, const Footprint& footprint, const arch::LocalTile& tile);
 
 // Raw element access at a checked address (4-bit: the addressed nibble).
 std::uint64_t load_element(const memory::Memory& memory, std::uint64_t address, arch::DataType type,

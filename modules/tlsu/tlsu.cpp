@@ -138,28 +138,19 @@ MaybeFault Tlsu::execute(const BlockDescriptor& block, std::uint64_t tile_capaci
       return block.shared_count != 0 ? load_shared(block) : load_local(block);
     case TlsuFunction::TStore:
       return block.shared_count != 0 ? store_shared(block) : store_local(block);
-    case TlsuFunction::TStoreSPart:
-      return store_shared(block);
-    case TlsuFunction::TMov:
-      return copy_local(block);
-    case TlsuFunction::TPrefetch:
-      return prefetch(block);
-    case TlsuFunction::TMovL2SInsert:
-      return local_to_shared(block, false);
-    case TlsuFunction::TMovL2SPublish:
-      return local_to_shared(block, true);
-    case TlsuFunction::TMovS2LBroadcast:
-      return shared_to_local(block, true);
-    case TlsuFunction::TMovS2LExtract:
-      return shared_to_local(block, false);
-    case TlsuFunction::GMov:
-      return gmov(block);
+    case TlsuFunction::TStoreSPart: return store_shared(block);
+    case TlsuFunction::TMov: return copy_local(block);
+    case TlsuFunction::TPrefetch: return prefetch(block);
+    case TlsuFunction::TMovL2SInsert: return local_to_shared(block, false);
+    case TlsuFunction::TMovL2SPublish: return local_to_shared(block, true);
+    case TlsuFunction::TMovS2LBroadcast: return shared_to_local(block, true);
+    case TlsuFunction::TMovS2LExtract: return shared_to_local(block, false);
+    case TlsuFunction::GMov: return gmov(block);
     case TlsuFunction::MGather:
     case TlsuFunction::MScatter:
     case TlsuFunction::MGatherMask:
     case TlsuFunction::MScatterMask:
-    case TlsuFunction::MGatherCas:
-      break;
+    case TlsuFunction::MGatherCas: break;
   }
   return make_fault(
       FaultCode::IllegalInstruction,
@@ -211,20 +202,25 @@ MaybeFault Tlsu::load_local(const BlockDescriptor& block) {
   PTOVP_TRY(preflight(memory_, footprint));
 
   LocalTile& tile = commit_destination(*plan, *info, binding.pe_mask);
-  footprint.walk([&](unsigned pe, std::uint32_t, std::uint32_t col, std::uint32_t slot,
-                     std::uint64_t address) {
-    arch::write_slot(tile.payload(pe), info->data_type, slot,
-                     load_element(memory_, address, info->data_type, col & 1));
-    return true;
-  });
+  if (footprint.by_rows()) {
+    load_rows(memory_, footprint, tile);
+  } else {
+    footprint.walk([&](unsigned pe, std::uint32_t, std::uint32_t col, std::uint32_t slot,
+                       std::uint64_t address) {
+      arch::write_slot(tile.payload(pe), info->data_type, slot,
+                       load_element(memory_, address, info->data_type, col & 1));
+      return true;
+    });
+  }
   tile.define_valid_region();
   const auto pad = static_cast<arch::PadValue>(block.datr.pad);
   if (cube && pad != arch::PadValue::Null) {
     // CELL padding takes the PadValue and becomes defined; it is never read from GM.
     const std::uint64_t bits = arch::pad_bits(pad, info->data_type);
     for (std::uint32_t row = 0; row < info->rows; ++row) {
-      for (std::uint32_t col = 0; col < info->columns; ++col) {
-        if (row < info->valid_rows && col < info->valid_columns) continue;
+      // Valid rows pad only their columns past the valid region.
+      const std::uint32_t first = row < info->valid_rows ? info->valid_columns : 0;
+      for (std::uint32_t col = first; col < info->columns; ++col) {
         const std::uint32_t slot = arch::storage_index(*info, row, col);
         for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
           if (arch::pe_selected(binding.pe_mask, pe)) {
@@ -286,6 +282,10 @@ MaybeFault Tlsu::store_local(const BlockDescriptor& block) {
   }
   const Footprint footprint{&view, accesses(block, dense), binding.pe_mask, Ownership::EveryPe};
   PTOVP_TRY(preflight(memory_, footprint));
+  if (footprint.by_rows()) {
+    store_rows(memory_, footprint, source);
+    return std::nullopt;
+  }
   footprint.walk([&](unsigned pe, std::uint32_t, std::uint32_t col, std::uint32_t slot,
                      std::uint64_t address) {
     store_element(memory_, address, view.data_type, col & 1,

@@ -203,7 +203,7 @@ int run_functional(const RunOptions& options, const config::PlatformConfig& conf
       [&](const functional::RunResult& result, double seconds) {
         if (!options.verbose) return;
         std::cerr << fmt::format(
-            "ptovp run: {} instructions in {:.3f} s ({:.1f} MIPS)\n", result.instructions, seconds,
+            "ptovp run: {} instructions in {:.6f} s ({:.1f} MIPS)\n", result.instructions, seconds,
             seconds > 0 ? static_cast<double>(result.instructions) / seconds / 1e6 : 0.0);
       });
 }

@@ -1,7 +1,6 @@
 #include "config/platform_config.hpp"
 
 #include <fstream>
-#include <functional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -16,14 +15,14 @@ namespace {
 struct NumberKey {
   std::string_view key;
   std::uint64_t minimum;
-  std::function<std::uint64_t&(PlatformConfig&)> field;
+  std::uint64_t& (*field)(PlatformConfig&);
 };
 
 // A choice key: its value names in enum order and the field as a byte.
 struct ChoiceKey {
   std::string_view key;
   std::vector<std::string_view> values;
-  std::function<std::uint8_t&(PlatformConfig&)> field;
+  std::uint8_t& (*field)(PlatformConfig&);
 };
 
 template <typename E>
@@ -34,90 +33,65 @@ std::uint8_t& byte_of(E& e) {
 
 const std::vector<NumberKey>& number_keys() {
   static const std::vector<NumberKey> keys{
-      {"memory.base", 0, [](PlatformConfig & c) -> auto& {return c.model.memory_base;
-}
-}  // namespace
-, {"memory.size", 1, [](PlatformConfig& c) -> auto& {return c.model.memory_size;
-}  // namespace ptovp::config
-}
-, {"tile.capacity", 1, [](PlatformConfig& c) -> auto& {return c.model.arch.tile_capacity;
-}
-}
-, {"clock.period_ps", 1, [](PlatformConfig& c) -> auto& {return c.timing.clock_period_ps;
-}
-}
-, {"quantum.ns", 1, [](PlatformConfig& c) -> auto& {return c.timing.quantum_ns;
-}
-}
-, {"frontend.cycles_per_instruction", 1,
-   [](PlatformConfig& c) -> auto& {return c.timing.frontend_cycles_per_instruction;
-}
-}
-, {"builder.cycles_per_block", 0,
-   [](PlatformConfig& c) -> auto& {return c.timing.builder_cycles_per_block;
-}
-}
-, {"cube.base_cycles", 0, [](PlatformConfig& c) -> auto& {return c.timing.cube_base_cycles;
-}
-}
-,
-    // k_step(type) = 8 * bytes / bits(type) must be >= 1 for FP64.
-    {"cube.k_step_bytes", 8, [](PlatformConfig& c) -> auto& {return c.timing.cube_k_step_bytes;
-}
-}
-, {"cube.cycles_per_step", 1, [](PlatformConfig& c) -> auto& {return c.timing.cube_cycles_per_step;
-}
-}
-, {"cube.cycles_per_step_fp32", 1,
-   [](PlatformConfig& c) -> auto& {return c.timing.cube_cycles_per_step_fp32;
-}
-}
-, {"fpatr.group_elements", 1, [](PlatformConfig& c) -> auto& {return c.timing.fpatr_group_elements;
-}
-}
-, {"fpatr.cycles_per_group", 0,
-   [](PlatformConfig& c) -> auto& {return c.timing.fpatr_cycles_per_group;
-}
-}
-, {"tlsu.bytes_per_cycle", 1, [](PlatformConfig& c) -> auto& {return c.timing.tlsu_bytes_per_cycle;
-}
-}
-, {"tlsu.latency_cycles", 0, [](PlatformConfig& c) -> auto& {return c.timing.tlsu_latency_cycles;
-}
-}
-, {"fabric.publish_cycles", 0,
-   [](PlatformConfig& c) -> auto& {return c.timing.fabric_publish_cycles;
-}
-}
-,
-}
-;
-return keys;
+      {"memory.base", 0, [](PlatformConfig& c) -> std::uint64_t& { return c.model.memory_base; }},
+      {"memory.size", 1, [](PlatformConfig& c) -> std::uint64_t& { return c.model.memory_size; }},
+      {"tile.capacity", 1,
+       [](PlatformConfig& c) -> std::uint64_t& { return c.model.arch.tile_capacity; }},
+      {"tile.shared_pool_bytes", 1,
+       [](PlatformConfig& c) -> std::uint64_t& { return c.model.capacity.shared_pool_bytes; }},
+      {"clock.period_ps", 1,
+       [](PlatformConfig& c) -> std::uint64_t& { return c.timing.clock_period_ps; }},
+      {"quantum.ns", 1, [](PlatformConfig& c) -> std::uint64_t& { return c.timing.quantum_ns; }},
+      {"frontend.cycles_per_instruction", 1,
+       [](PlatformConfig& c) -> std::uint64_t& {
+         return c.timing.frontend_cycles_per_instruction;
+       }},
+      {"builder.cycles_per_block", 0,
+       [](PlatformConfig& c) -> std::uint64_t& { return c.timing.builder_cycles_per_block; }},
+      {"cube.base_cycles", 0,
+       [](PlatformConfig& c) -> std::uint64_t& { return c.timing.cube_base_cycles; }},
+      // k_step(type) = 8 * bytes / bits(type) must be >= 1 for FP64.
+      {"cube.k_step_bytes", 8,
+       [](PlatformConfig& c) -> std::uint64_t& { return c.timing.cube_k_step_bytes; }},
+      {"cube.cycles_per_step", 1,
+       [](PlatformConfig& c) -> std::uint64_t& { return c.timing.cube_cycles_per_step; }},
+      {"cube.cycles_per_step_fp32", 1,
+       [](PlatformConfig& c) -> std::uint64_t& { return c.timing.cube_cycles_per_step_fp32; }},
+      {"fpatr.group_elements", 1,
+       [](PlatformConfig& c) -> std::uint64_t& { return c.timing.fpatr_group_elements; }},
+      {"fpatr.cycles_per_group", 0,
+       [](PlatformConfig& c) -> std::uint64_t& { return c.timing.fpatr_cycles_per_group; }},
+      {"tlsu.bytes_per_cycle", 1,
+       [](PlatformConfig& c) -> std::uint64_t& { return c.timing.tlsu_bytes_per_cycle; }},
+      {"tlsu.latency_cycles", 0,
+       [](PlatformConfig& c) -> std::uint64_t& { return c.timing.tlsu_latency_cycles; }},
+      {"fabric.publish_cycles", 0,
+       [](PlatformConfig& c) -> std::uint64_t& { return c.timing.fabric_publish_cycles; }},
+  };
+  return keys;
 }
 
 const std::vector<ChoiceKey>& choice_keys() {
   static const std::vector<ChoiceKey> keys{
-      {"tile.naming", {"asl", "queue"},
-       [](PlatformConfig & c) -> auto& {return byte_of(c.model.tile_naming);
-}
-}
-, {"pe.thread_id", {"pe-index", "zero"},
-   [](PlatformConfig& c) -> auto& {return byte_of(c.model.arch.thread_id);
-}
-}
-, {"block.body_entry", {"first-scalar", "never"},
-   [](PlatformConfig& c) -> auto& {return byte_of(c.model.body_entry);
-}
-}
-, {"host.services", {"off", "on"},
-   [](PlatformConfig& c) -> auto& {return reinterpret_cast<std::uint8_t&>(
-                             c.model.front_end.host_services);
-}
-}
-,
-}
-;
-return keys;
+      {"tile.capacity_model",
+       {"pools", "aggregate"},
+       [](PlatformConfig& c) -> std::uint8_t& { return byte_of(c.model.capacity.model); }},
+      {"tile.naming",
+       {"asl", "queue"},
+       [](PlatformConfig& c) -> std::uint8_t& { return byte_of(c.model.tile_naming); }},
+      {"pe.thread_id",
+       {"pe-index", "zero"},
+       [](PlatformConfig& c) -> std::uint8_t& { return byte_of(c.model.arch.thread_id); }},
+      {"block.body_entry",
+       {"first-scalar", "never"},
+       [](PlatformConfig& c) -> std::uint8_t& { return byte_of(c.model.body_entry); }},
+      {"host.services",
+       {"off", "on"},
+       [](PlatformConfig& c) -> std::uint8_t& {
+         return reinterpret_cast<std::uint8_t&>(c.model.front_end.host_services);
+       }},
+  };
+  return keys;
 }
 
 constexpr std::string_view kProfileKey = "numeric.profile";

@@ -32,6 +32,7 @@ struct ModelConfig {
   std::uint64_t memory_size = memory::kDefaultSize;
   arch::ArchConfig arch;
   arch::TileNaming tile_naming = arch::TileNaming::Asl;
+  arch::CapacityConfig capacity;  // Local/Shared pools (0.58.5) or one aggregate
   block_builder::BodyEntry body_entry = block_builder::BodyEntry::FirstScalar;
   frontend::FrontEndOptions front_end;
 };

@@ -1,6 +1,12 @@
 #include "systemc/run_statistics.hpp"
 
+#include <array>
+#include <map>
+
 #include <fmt/format.h>
+
+#include "frontend/instruction_plan.hpp"
+#include "isa/catalog.hpp"
 
 namespace ptovp::systemc {
 
@@ -22,6 +28,85 @@ std::string listing(const json& counts) {
     text += fmt::format("{}{} {}", text.empty() ? "" : ", ", item.key(),
                         item.value().get<std::uint64_t>());
   return text.empty() ? "none" : text;
+}
+
+// The instruction classes, by what the front end does with a form; "other"
+// is an attempt that executed nothing (a fetch fault, an illegal or
+// unmodelled form).
+constexpr std::array<std::string_view, 8> kInstructionClasses{
+    "scalar ALU",     "load/store", "branch", "block start",
+    "header command", "block stop", "SYS",    "other"};
+
+std::string_view instruction_class(frontend::Op op) {
+  using frontend::Op;
+  switch (op) {
+    case Op::Binary:
+    case Op::BinaryImmediate:
+    case Op::Shift:
+    case Op::CompressedBinary:
+    case Op::Multiply:
+    case Op::Move:
+    case Op::MoveImmediate:
+    case Op::AddToPc:
+    case Op::Compare:
+    case Op::CompareImmediate:
+    case Op::CompareLogical:
+    case Op::CompareLogicalImmediate:
+    case Op::Select:
+    case Op::SetCommit:
+    case Op::SetCommitImmediate:
+    case Op::SetCommitLogical:
+    case Op::SetCommitLogicalImmediate:
+    case Op::SetCommitTarget:
+    case Op::SetReturn: return kInstructionClasses[0];
+    case Op::Load:
+    case Op::Store: return kInstructionClasses[1];
+    case Op::Jump:
+    case Op::JumpRegister: return kInstructionClasses[2];
+    case Op::Start: return kInstructionClasses[3];
+    case Op::ControlAttributes:
+    case Op::DataAttributes:
+    case Op::FpAttributes:
+    case Op::Dimension:
+    case Op::DimensionImmediate:
+    case Op::Hint:
+    case Op::HintTrace:
+    case Op::ScalarBinding:
+    case Op::TileBinding:
+    case Op::SharedBinding: return kInstructionClasses[4];
+    case Op::Stop: return kInstructionClasses[5];
+    case Op::SystemRegisterGet:
+    case Op::SystemRegisterSet:
+    case Op::Fence:
+    case Op::Breakpoint:
+    case Op::Assert:
+    case Op::EnterRequest:
+    case Op::CloseRequest: return kInstructionClasses[6];
+    case Op::NotExecuted: break;
+  }
+  return kInstructionClasses[7];
+}
+
+// Instruction attempts by class (every class, in kInstructionClasses order)
+// and by mnemonic, from the front end's counts per form.
+std::pair<json, json> instructions_by_kind(const std::vector<std::uint64_t>& by_form) {
+  const auto forms = isa::all_forms();
+  const frontend::InstructionPlans& plans = frontend::InstructionPlans::for_release();
+  std::map<std::string_view, std::uint64_t> classes, mnemonics;
+  for (std::size_t i = 0; i < by_form.size(); ++i) {
+    if (by_form[i] == 0) continue;
+    const bool formed = i < forms.size();
+    classes[formed ? instruction_class(plans.plan(forms[i]).op) : kInstructionClasses[7]] +=
+        by_form[i];
+    mnemonics[formed ? forms[i].mnemonic : "(undecoded)"] += by_form[i];
+  }
+  json by_class = json::object();
+  for (std::string_view name : kInstructionClasses)
+    by_class[std::string(name)] = classes[name];
+  json by_mnemonic = json::object();
+  for (const auto& [mnemonic, count] : mnemonics)
+    by_mnemonic[std::string(mnemonic)] = count;
+  return {by_class, by_mnemonic};
 }
 
 }  // namespace
@@ -46,10 +131,13 @@ json run_statistics(const SystemCPlatform& platform, std::uint64_t instructions)
   }
   json blocks(log.blocks());
   const std::uint64_t block_total = total(blocks);
+  auto [by_class, by_mnemonic] = instructions_by_kind(platform.instructions_by_form());
   return {{"format", "ptovp-stats-1"},
           {"cycles", cycles},
           {"simulated_ps", sc_common::picoseconds(platform.simulated_time())},
           {"instructions", instructions},
+          {"instructions_by_class", std::move(by_class)},
+          {"instructions_by_mnemonic", std::move(by_mnemonic)},
           {"units", units},
           {"blocks", blocks},
           {"blocks_total", block_total},
@@ -74,10 +162,14 @@ std::string run_summary(const json& statistics, double host_seconds) {
     utilisation += fmt::format("{}{} {:.1f}%", utilisation.empty() ? "" : "  ", unit.key(),
                                100.0 * unit.value()["utilisation"].get<double>());
   }
+  json classes = json::object();
+  for (const auto& item : statistics["instructions_by_class"].items()) {
+    if (item.value().get<std::uint64_t>() != 0) classes[item.key()] = item.value();
+  }
   const double speed = host_seconds > 0 ? 1.0 / host_seconds : 0.0;
   return fmt::format(
       "  simulated     {} cycles ({:.3f} us at {:.0f} MHz)\n"
-      "  instructions  {} ({:.2f} per cycle)\n"
+      "  instructions  {} ({:.2f} per cycle): {}\n"
       "  blocks        {} ({} total)\n"
       "  utilisation   {}\n"
       "  bytes         {}\n"
@@ -86,9 +178,10 @@ std::string run_summary(const json& statistics, double host_seconds) {
       "  systemc       {} process activations ({:.3f} per block)\n",
       cycles, static_cast<double>(cycles * period) / 1e6, 1e6 / static_cast<double>(period),
       instructions, cycles ? static_cast<double>(instructions) / static_cast<double>(cycles) : 0.0,
-      listing(statistics["blocks"]), statistics["blocks_total"].get<std::uint64_t>(), utilisation,
-      listing(statistics["bytes"]), listing(statistics["macs"]), host_seconds,
-      static_cast<double>(instructions) * speed / 1e6, static_cast<double>(cycles) * speed / 1e6,
+      listing(classes), listing(statistics["blocks"]),
+      statistics["blocks_total"].get<std::uint64_t>(), utilisation, listing(statistics["bytes"]),
+      listing(statistics["macs"]), host_seconds, static_cast<double>(instructions) * speed / 1e6,
+      static_cast<double>(cycles) * speed / 1e6,
       statistics["systemc"]["activations_total"].get<std::uint64_t>(),
       statistics["systemc"]["activations_per_block"].get<double>());
 }

@@ -10,8 +10,9 @@
 
 namespace ptovp::systemc {
 
-// cycles, busy cycles and utilisation per unit, instructions, blocks by
-// kind, bytes moved, MACs by type, faults, SystemC activations, the config.
+// cycles, busy cycles and utilisation per unit, instructions (total, by
+// class, by mnemonic), blocks by kind, bytes moved, MACs by type, faults,
+// SystemC activations, the config.
 nlohmann::ordered_json run_statistics(const SystemCPlatform& platform, std::uint64_t instructions);
 
 // The summary printed after a run that took `host_seconds`.

@@ -26,10 +26,10 @@ SystemCPlatform::SystemCPlatform(const sc_core::sc_module_name& name,
       config_(config),
       log_(keep_slices),
       state_(config_.model.arch),
-      local_(config_.model.tile_naming),
+      local_(config_.model.tile_naming, config_.model.capacity.model),
       memory_("memory", config_.model.memory_base, config_.model.memory_size,
               config_.timing.cycles(1)),
-      fabric_("fabric", config_.timing, log_),
+      fabric_("fabric", config_.timing, log_, config_.model.capacity),
       builder_("builder", state_, local_, fabric_.tiles(), config_.model.body_entry, config_.timing,
                log_),
       front_end_("front_end", state_, memory_.storage(), builder_.semantics(), out, err,
@@ -38,8 +38,8 @@ SystemCPlatform::SystemCPlatform(const sc_core::sc_module_name& name,
       cube_(local_, fabric_.semantics(), state_, config_.cube),
       pes_("pe", arch::kPeCount,
            [this](const char* pe_name, std::size_t pe) {
-             return new cube::CubePeModule(pe_name, static_cast<unsigned>(pe), cube_, local_,
-                                           stalled, config_.timing, log_);
+             return new cube::CubePeModule(pe_name, static_cast<unsigned>(pe), cube_, stalled,
+                                           config_.timing, log_);
            }),
       fpatr_("fpatr", config_.timing, log_) {
   tlm::tlm_global_quantum::instance().set(config_.timing.quantum());

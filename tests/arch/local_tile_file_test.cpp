@@ -10,10 +10,11 @@ TileInfo row_major(std::uint32_t capacity) {
                              kMaxLocalCapacity);
 }
 
-// block/operands B.IOT "64 KiB x 4 fills capacity exactly" and
-// commit/effects block-state-tile-commit-lifecycle-001 (hand M -> tile 32).
+// block/operands B.IOT "64 KiB x 4 fills capacity exactly" (the e599a3d3
+// aggregate rule) and commit/effects block-state-tile-commit-lifecycle-001
+// (hand M -> tile 32).
 TEST(LocalTileFile, AslModeTakesTheLowestFreeRegisterAndChargesPopcount) {
-  LocalTileFile file;
+  LocalTileFile file(TileNaming::Asl, CapacityModel::Aggregate);
   auto plan = file.plan(2, kAllPes, 65536, 0, 262144);
   ASSERT_TRUE(plan);
   EXPECT_EQ(plan->index, 32u);

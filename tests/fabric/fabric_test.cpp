@@ -81,8 +81,8 @@ TEST(Fabric, LaterWritesFillQuartersAndPublishOnlyWhenComplete) {
   EXPECT_FALSE(fabric.check_whole_parent_ready(9));
 }
 
-TEST(Fabric, PublishRuleAndCapacity) {
-  arch::SharedTileFile file;
+TEST(Fabric, PublishRuleAndAggregateCapacity) {
+  arch::SharedTileFile file(arch::CapacityConfig{arch::CapacityModel::Aggregate});
   Fabric fabric(file);
   const TileInfo tile = u8_tile();
   const auto data = pattern(0);
@@ -94,6 +94,30 @@ TEST(Fabric, PublishRuleAndCapacity) {
   EXPECT_FALSE(fabric.check_publish(2, 0x8));      // a first write always completes
   EXPECT_TRUE(fabric.check_cooperative_ready(1));  // not published
   EXPECT_EQ(fabric.undefined_value(0x2A, 0x13, DataType::U4X2), (0x2Au ^ 0x13u) & 0xF);
+}
+
+// PTO-AVS-BLOCK-B-IOS-CAPACITY-003 under 0.58.5 (ADR-0097): the first write
+// charges the record's TSize once in the Shared pool, whatever the mask, and the
+// Local charge never competes.
+TEST(Fabric, FirstWriteChargesTheSharedPoolOnce) {
+  arch::SharedTileFile file;
+  Fabric fabric(file);
+  const TileInfo tile = u8_tile();
+  const auto data = pattern(0);
+  EXPECT_FALSE(fabric.check_update(1, tile, arch::kAllPes, 1u << 30, 256));
+  fabric.update(1, tile, data.data(), arch::kAllPes, false);
+  EXPECT_EQ(file.capacity_in_use(), 256u);
+
+  arch::SharedTileFile small(arch::CapacityConfig{arch::CapacityModel::Pools, 512});
+  Fabric limited(small);
+  limited.update(1, tile, data.data(), arch::kAllPes, false);
+  EXPECT_FALSE(limited.check_update(2, tile, arch::kAllPes, 0, 0));
+  limited.update(2, tile, data.data(), 0x8, false);
+  auto over = limited.check_update(3, tile, 0x8, 0, 0);
+  ASSERT_TRUE(over);
+  EXPECT_EQ(over->code, FaultCode::TileLegality);
+  EXPECT_EQ(over->reason, "Shared S3 pool: 512 B in use + 256 B requested > 512 B");
+  EXPECT_FALSE(small.at(3).descriptor_valid);
 }
 
 TEST(Fabric, ReadViewOfAnUnallocatedSxUsesTheSmallestCapacity) {

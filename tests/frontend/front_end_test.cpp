@@ -22,9 +22,9 @@ TEST_F(FrontEndTest, ImmediatesAndAlu) {
           "  hl.lui 0x1, ->a3\n"        // a3 = 1 << 32
           "  addi a0, 7, ->a4\n"        // 2
           "  subi a4, 3, ->a5\n"        // -1
-          "  add a1, a0, 4, 1, ->s0\n"  // a1 + (sext32(a0) << 4) = 0x12345000 - 80
-          "  sub a2, a0, 0, 3, ->s1\n"  // a2 - (-a0) = a2 - 5
-          "  xor a2, a3, 0, 3, ->s2\n"  // a2 ^ ~a3
+          "  add a1, a0, 4, 0, ->s0\n"  // a1 + (sext32(a0) << 4) = 0x12345000 - 80
+          "  sub a2, a0, 0, 2, ->s1\n"  // a2 - (-a0) = a2 - 5
+          "  xor a2, a3, 0, 2, ->s2\n"  // a2 ^ ~a3
           "  mul a0, a0, ->s3\n"        // 25
           "  srai a0, 1, ->s4\n"        // -3
           "  srli a0, 60, ->s5\n"       // 0xf

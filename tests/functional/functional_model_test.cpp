@@ -53,7 +53,8 @@ TEST_F(FunctionalTest, TileCopyFirmwareMatchesGolden) {
   const arch::SharedTile& s3 = model.shared_tiles().at(3);
   EXPECT_TRUE(s3.published);
   EXPECT_EQ(s3.allocation_mask, 0xF);
-  EXPECT_EQ(capacity_in_use(), 2u * 4 * 256 + 4 * 256);
+  // Two 256 B Local tiles on four PEs; S3 charges its 256 B once (ADR-0097).
+  EXPECT_EQ(capacity_in_use(), 2u * 4 * 256 + 256);
 }
 
 // block/execution BSTART.TLOAD + BSTART.TSTORE: per-PE base through B.IOR
@@ -135,15 +136,19 @@ TEST_F(FunctionalTest, UnreadySharedSourceIsAReportedStall) {
   EXPECT_EQ(report.find("trap"), std::string::npos) << report;
 }
 
-// block/operands B.IOT capacity: 64 KiB x 4 PEs fills TILE_CAPACITY exactly;
-// the next destination raises TileAllocation with nothing allocated.
+// PTO-AVS-BLOCK-B-IOT-CAPACITY-003 under the 0.58.5 pools (ADR-0097): four
+// 64 KiB x 4 PE destinations fill every PE's 256 KiB Local pool exactly; the
+// next destination raises TileAllocation with nothing allocated.
 TEST_F(FunctionalTest, CapacityExhaustionRaisesTileAllocation) {
   const std::string load64k =
       "  BSTART.TLOAD U8\n  B.DIM zero, 1, ->LB0\n  B.DIM zero, 1, ->LB1\n  B.DIM zero, 256, "
       "->LB2\n  B.IOT mask=1111, last, ->T<10>\n  BSTOP\n";
-  const frontend::Halt halt = expect_trap(load64k + load64k, FaultCode::TileAllocation);
-  EXPECT_EQ(allocated_local_tiles(), 1u);
-  EXPECT_EQ(capacity_in_use(), arch::kResetTileCapacity);
+  const frontend::Halt halt =
+      expect_trap(load64k + load64k + load64k + load64k + load64k, FaultCode::TileAllocation);
+  EXPECT_EQ(allocated_local_tiles(), 4u);
+  EXPECT_EQ(capacity_in_use(), 4 * arch::kResetTileCapacity);
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe)
+    EXPECT_EQ(model.local_tiles().capacity_in_use(pe), arch::kResetTileCapacity);
   EXPECT_TRUE(halt.block.active);
 }
 

@@ -1,5 +1,8 @@
 #include "memory/memory.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 #include <gtest/gtest.h>
 
 namespace ptovp::memory {
@@ -45,6 +48,35 @@ TEST(Memory, BoundsNeverWrapAndDirectReturnsNull) {
   EXPECT_EQ(*mem.load(0x100E, 1), 0u);  // the faulting write changed nothing
   EXPECT_THROW(Memory(~0ULL, 2), std::invalid_argument);
   EXPECT_THROW(Memory(0, 0), std::invalid_argument);
+}
+
+// The RAM is mapped, not zeroed: every byte of a large window reads zero, a
+// write lands, and clear() makes it read zero again through the same pointer.
+TEST(Memory, LazyRamReadsZeroAndClearKeepsTheMapping) {
+  constexpr std::uint64_t kBase = 0x1'0000'0000;
+  constexpr std::uint64_t kSize = 1ull << 30;
+  Memory mem(kBase, kSize);
+  EXPECT_EQ(mem.size(), kSize);
+  for (std::uint64_t offset : {std::uint64_t{0}, kSize / 2 + 8, kSize - 8})
+    EXPECT_EQ(*mem.load(kBase + offset, 8), 0u);
+  std::uint8_t block[64];
+  std::fill(std::begin(block), std::end(block), 0xA5);
+  ASSERT_FALSE(mem.read(kBase + kSize - 64, block, 64));
+  EXPECT_EQ(std::count(std::begin(block), std::end(block), 0), 64);
+
+  std::uint8_t* const last = mem.direct(kBase + kSize - 8, 8);
+  ASSERT_NE(last, nullptr);
+  ASSERT_FALSE(mem.store(kBase + kSize - 8, 8, 0x1122334455667788ULL));
+  ASSERT_FALSE(mem.store(kBase + 4096, 4, 0xCAFEF00D));
+  EXPECT_EQ(last[0], 0x88);
+  EXPECT_EQ(*mem.load(kBase + 4096, 4), 0xCAFEF00Du);
+
+  mem.clear();
+  EXPECT_EQ(mem.direct(kBase + kSize - 8, 8), last);
+  EXPECT_EQ(*mem.load(kBase + kSize - 8, 8), 0u);
+  EXPECT_EQ(*mem.load(kBase + 4096, 4), 0u);
+  ASSERT_FALSE(mem.store(kBase + kSize - 8, 8, 7));
+  EXPECT_EQ(last[0], 7);
 }
 
 }  // namespace

@@ -6,7 +6,7 @@ SystemC elaboration per process).
 
 Suites: Equivalence (every firmware on both engines: identical exit status,
 state dump and memory), Determinism (two runs: byte-identical trace, stats,
-VCD, state), Faults (a fault inside a block leaves the functional engine's
+VCD, state), Statistics (instructions by kind, the VCD's busy signals), Faults (a fault inside a block leaves the functional engine's
 state), Timing (one latency key moves the totals by the expected amount),
 BadInput (exit 2, a message naming the problem, no output left behind).
 """
@@ -113,6 +113,116 @@ class Determinism(PlatformCase):
         self.assertTrue(any(e["ph"] == "C" for e in trace["traceEvents"]))
 
 
+# Known instruction counts: 3 scalar ALU, a J (over one more), 3 loop
+# iterations of (BSTART, store, load, 2 ALU, BSTOP), a TLOAD block (start, 4
+# header commands, stop), then BSTART.SYS and EBREAK: 30 instructions.
+COUNTED = """
+        .global _start
+_start: addi zero, 3, ->s0
+        hl.liu 0x1000, ->s1
+        addi zero, 32, ->s2
+        j loop
+        addi zero, 9, ->s0
+loop:   BSTART.STD COND, loop
+        swi s0, [s1, 0]
+        ldi [s1, 0], ->a0
+        subi s0, 1, ->s0
+        setc.nei s0, 0, 0
+        BSTOP
+        BSTART.TLOAD U32
+        B.DIM zero, 8, ->LB0
+        B.DIM zero, 8, ->LB1
+        B.IOR [s1, s2]
+        B.IOT mask=1111, last, ->T<2>
+        BSTOP
+        BSTART.SYS FALL
+        ebreak 0
+"""
+
+
+def vcd_intervals(text):
+    """{signal: [(rise, fall), ...]} in ps from a one-bit-per-signal VCD."""
+    header, body = text.split("$enddefinitions $end", 1)
+    names = {}
+    for line in header.splitlines():
+        fields = line.split()
+        if fields[:1] == ["$var"]:
+            names[fields[3]] = fields[4]
+    intervals = {name: [] for name in names.values()}
+    rises, time = {}, 0
+    for line in body.splitlines():
+        if line.startswith("#"):
+            time = int(line[1:])
+        elif line[:1] in ("0", "1") and line[1:] in names:
+            name = names[line[1:]]
+            if line[0] == "1":
+                rises[name] = time
+            elif name in rises:
+                intervals[name].append((rises.pop(name), time))
+    return intervals
+
+
+def trace_busy(trace, tid):
+    """The union of a track's slices, in ps (ts and dur are exact microseconds)."""
+    spans = sorted((round(float(e["ts"]) * 1e6), round(float(e["ts"]) * 1e6 + float(e["dur"]) * 1e6))
+                   for e in trace["traceEvents"] if e["ph"] == "X" and e["tid"] == tid
+                   and float(e["dur"]) > 0)
+    merged = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+class Statistics(PlatformCase):
+    def test_instructions_by_kind_are_counted_exactly(self):
+        image = self.assemble_text(COUNTED, "counted")
+        stats = self.stats(image)
+        self.assertEqual(stats["instructions"], 30)
+        self.assertEqual(stats["instructions_by_class"], {
+            "scalar ALU": 3 + 2 * 3, "load/store": 2 * 3, "branch": 1, "block start": 3 + 2,
+            "header command": 4, "block stop": 3 + 1, "SYS": 1, "other": 0})
+        self.assertEqual(stats["instructions_by_mnemonic"], {
+            "ADDI": 2, "B.DIM": 2, "B.IOR": 1, "B.IOT": 1, "BSTART.STD": 3, "BSTART.SYS": 1,
+            "BSTART.TLOAD": 1, "BSTOP": 4, "EBREAK": 1, "HL.LIU": 1, "J": 1, "LDI": 3,
+            "SETC.NEI": 3, "SUBI": 3, "SWI": 3})
+        self.assertEqual(stats["blocks"], {"TLOAD": 1})
+        summary = self.ptovp("run", image).stderr
+        self.assertIn("30 (", summary)
+        self.assertIn("scalar ALU 9, load/store 6, branch 1, block start 5, header command 4, "
+                      "block stop 4, SYS 1", summary)
+
+    def test_vcd_has_a_busy_signal_per_unit_rising_and_falling_with_the_trace(self):
+        image = self.assemble(os.path.join(FIRMWARE, "mx_gemm_bias", "mx_gemm_bias.s"), "mx")
+        trace_path, vcd_path, stats_path = self.path("t.json"), self.path("v.vcd"), self.path("s.json")
+        result = self.ptovp("run", image, "--quiet", "--trace", trace_path, "--vcd", vcd_path,
+                            "--stats", stats_path)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(trace_path) as f:
+            trace = json.load(f)
+        with open(stats_path) as f:
+            stats = json.load(f)
+        with open(vcd_path) as f:
+            vcd = f.read()
+        self.assertIn("$timescale 1 ps $end", vcd)
+        intervals = vcd_intervals(vcd)
+        tracks = {e["args"]["name"]: e["tid"] for e in trace["traceEvents"]
+                  if e["name"] == "thread_name"}
+        self.assertEqual(set(intervals), {name.replace(" ", "_") + "_busy" for name in tracks})
+        for unit, tid in tracks.items():
+            with self.subTest(unit=unit):
+                signal = intervals[unit.replace(" ", "_") + "_busy"]
+                self.assertEqual(signal, trace_busy(trace, tid))
+                # The PEs, FPATR and TLSU serve one block at a time: busy time = high time.
+                if unit.startswith("PE") or unit in ("FPATR", "TLSU"):
+                    high = sum(end - start for start, end in signal)
+                    self.assertEqual(high, stats["units"][unit]["busy_cycles"] * 1000)
+        for unit in ("PE0", "PE1", "PE2", "PE3", "FPATR", "TLSU"):
+            self.assertGreater(len(intervals[unit + "_busy"]), 0, unit)
+
+
 FAULTING_BLOCK = """
         .global _start
 _start: hl.liu 0x3fffff00, ->s0   # the TLOAD runs past the end of the 64 MiB RAM
@@ -127,6 +237,24 @@ _start: hl.liu 0x3fffff00, ->s0   # the TLOAD runs past the end of the 64 MiB RA
         ebreak 0
 """
 
+# Three 64 KiB Local tiles on all four PEs: 192 KiB in each PE's Local pool,
+# 768 KiB in one aggregate.
+THREE_LARGE_TILES = """
+        .global _start
+_start: hl.liu 0x1000, ->s0
+        addi zero, 32, ->s1
+""" + """
+        BSTART.TLOAD U32
+        B.DIM zero, 8, ->LB0
+        B.DIM zero, 8, ->LB1
+        B.IOR [s0, s1]
+        B.IOT mask=1111, last, ->T<10>
+        BSTOP
+""" * 3 + """
+        BSTART.SYS FALL
+        ebreak 0
+"""
+
 
 class Faults(PlatformCase):
     def test_a_fault_inside_a_block_leaves_the_functional_state(self):
@@ -135,6 +263,17 @@ class Faults(PlatformCase):
         result = self.ptovp("run", image)
         self.assertEqual(result.returncode, 100)
         self.assertIn("Fault_DataPage", result.stderr)
+
+    def test_capacity_model_key_selects_pools_or_one_aggregate(self):
+        image = self.assemble_text(THREE_LARGE_TILES, "tiles")
+        for engine in ("functional", "systemc"):
+            with self.subTest(engine=engine):
+                pools = self.ptovp("run", image, "--engine", engine, "--quiet")
+                self.assertEqual(pools.returncode, 0, pools.stderr)
+                aggregate = self.ptovp("run", image, "--engine", engine, "--quiet", "--set",
+                                       "tile.capacity_model=aggregate")
+                self.assertEqual(aggregate.returncode, 100)
+                self.assertIn("Fault_TileAllocation", aggregate.stderr)
 
 
 class Timing(PlatformCase):
@@ -156,6 +295,39 @@ class Timing(PlatformCase):
         cube = self.stats(image, "cube.base_cycles=16")
         self.assertEqual(cube["units"]["PE0"]["busy_cycles"],
                          base["units"]["PE0"]["busy_cycles"] + 10 * base["blocks"]["TMATMULMX.BIAS"])
+
+    def test_every_unit_latency_key_moves_its_unit_by_the_formula(self):
+        image = self.assemble(os.path.join(FIRMWARE, "mx_gemm_bias", "mx_gemm_bias.s"), "mx")
+        base = self.stats(image)
+        busy = lambda stats, unit: stats["units"][unit]["busy_cycles"]
+        cube_blocks = base["blocks"]["TMATMULMX.BIAS"]
+        tlsu_blocks = base["blocks"]["TLOAD"] + base["blocks"]["TSTORE"]
+        # builder: cycles_per_block per dispatched block.
+        self.assertEqual(busy(base, "builder"), base["blocks_total"])
+        self.assertEqual(busy(self.stats(image, "builder.cycles_per_block=5"), "builder"),
+                         5 * base["blocks_total"])
+        # CUBE: base + steps * cycles_per_step; doubling the step cost doubles the steps.
+        steps = busy(base, "PE0") - 6 * cube_blocks
+        self.assertGreater(steps, 0)
+        self.assertEqual(busy(self.stats(image, "cube.cycles_per_step=2"), "PE0"),
+                         6 * cube_blocks + 2 * steps)
+        # FPATR: ceil(rows * N / group_elements) * cycles_per_group.
+        self.assertEqual(busy(self.stats(image, "fpatr.cycles_per_group=3"), "FPATR"),
+                         3 * busy(base, "FPATR"))
+        # TLSU: latency + ceil(bytes / bytes_per_cycle); the tiles are whole 64-byte lines.
+        transfer = busy(base, "TLSU") - 20 * tlsu_blocks
+        self.assertEqual(transfer * 64, sum(base["bytes"].values()))
+        self.assertEqual(busy(self.stats(image, "tlsu.bytes_per_cycle=32"), "TLSU"),
+                         20 * tlsu_blocks + 2 * transfer)
+
+    def test_fabric_publish_cycles_per_shared_update(self):
+        image = self.assemble(os.path.join(FIRMWARE, "tile_copy", "tile_copy.s"), "copy")
+        base = self.stats(image)
+        updates = base["units"]["fabric"]["busy_cycles"] // 4
+        self.assertGreater(updates, 0)
+        slower = self.stats(image, "fabric.publish_cycles=10")
+        self.assertEqual(slower["units"]["fabric"]["busy_cycles"], 10 * updates)
+        self.assertGreater(slower["cycles"], base["cycles"])
 
 
 class BadInput(PlatformCase):
@@ -192,6 +364,39 @@ class BadInput(PlatformCase):
                                 "--load", [trace, stats])
         self.expect_usage_error(["run", image, "--trace", "/nonexistent/dir/t.json", "--stats",
                                  stats], "/nonexistent/dir/t.json", [stats])
+
+    def test_impossible_values_and_unwritable_outputs_exit_2_and_write_nothing(self):
+        image = self.assemble(os.path.join(FIRMWARE, "tile_copy", "tile_copy.s"), "copy")
+        trace, stats, vcd, state = (self.path(name) for name in ("t.json", "s.json", "v.vcd",
+                                                                  "state.json"))
+        outs = ["--trace", trace, "--stats", stats, "--vcd", vcd, "--dump-state", state]
+        every = [trace, stats, vcd, state]
+        for setting in ("clock.period_ps=0", "fpatr.group_elements=0", "cube.k_step_bytes=4",
+                        "memory.size=0", "quantum.ns=fast", "tlsu.latency_cycles=-1"):
+            with self.subTest(setting=setting):
+                self.expect_usage_error(["run", image, "--set", setting, *outs],
+                                        setting.split("=")[0], every)
+        config = self.path("typed.json")
+        with open(config, "w") as f:
+            json.dump({"quantum": {"ns": "fast"}}, f)
+        self.expect_usage_error(["run", image, "--config", config, *outs], "quantum.ns", every)
+        self.expect_usage_error(["run", image, "--config", self.path("missing.json"), *outs],
+                                "missing.json", every)
+        for flag in ("--trace", "--stats", "--vcd", "--dump-state"):
+            with self.subTest(flag=flag):
+                args = list(outs)
+                args[args.index(flag) + 1] = "/nonexistent/dir/out"
+                self.expect_usage_error(["run", image, *args], "/nonexistent/dir/out",
+                                        [path for path in every if path in args])
+        self.expect_usage_error(["run", image, "--dump", f"0:16:/nonexistent/dir/m.bin", *outs],
+                                "/nonexistent/dir/m.bin", every)
+        self.expect_usage_error(["run", image, "--dump", f"0x3fffff8:16:{self.path('m.bin')}",
+                                 *outs], "outside memory", every + [self.path("m.bin")])
+        blob = self.path("big.bin")
+        with open(blob, "wb") as f:
+            f.write(b"\0" * 4096)
+        self.expect_usage_error(["run", image, "--set", "memory.size=8192", "--load",
+                                 f"{blob}@0x1800", *outs], "--load", every)
 
 
 def main():

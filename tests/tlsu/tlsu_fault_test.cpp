@@ -142,15 +142,17 @@ TEST(TlsuFaults, AllocationFailures) {
   for (unsigned i = 0; i < 16; ++i)
     ASSERT_FALSE(core.run(fp32_load(0, 32)));
   expect_fault(core, fp32_load(0, 32), FaultCode::TileAllocation, 5);
+  // Each PE's Local pool (ADR-0097) holds TILE_CAPACITY = 256 KiB: four 64 KiB
+  // tiles on mask 1111 fill it exactly, and 128 B more does not fit.
   Core full;
-  for (unsigned hand = 1; hand < 3; ++hand) {
+  for (unsigned hand = 0; hand < 4; ++hand) {
     BlockDescriptor b = fp32_load(0, 32);
     b.tiles[0].destination_hand = static_cast<std::uint8_t>(hand);
-    b.tiles[0].size_code = 9;  // 32 KiB x 4 PEs: 256 KiB in use after two
+    b.tiles[0].size_code = 10;
     ASSERT_FALSE(full.run(b));
   }
+  EXPECT_EQ(full.capacity_in_use(), 4 * 4 * 65536u);
   BlockDescriptor over = fp32_load(0, 32);
-  over.tiles[0].size_code = 10;  // 64 KiB x 4 on top of 256 KiB in use
   expect_fault(full, over, FaultCode::TileAllocation, 5);
 }
 
