@@ -44,26 +44,6 @@ std::uint32_t ios(unsigned id, unsigned size_code, unsigned pe_mode) {
 
 class BlockAvsTest : public ProgramTest {
  protected:
-  // Runs `source` and expects a trap with `code` at `pc` that changed no tile,
-  // Shared record, memory or capacity.
-  // `skip` instructions run before the state is captured (earlier blocks).
-  frontend::Halt expect_clean_trap(const std::string& source, FaultCode code, std::uint64_t pc,
-                                   unsigned skip = 0) {
-    load(source);
-    if (skip) {
-      EXPECT_EQ(model.run(skip).halt, std::nullopt);
-    }
-    const StateSnapshot before = snapshot(model);
-    const functional::RunResult result = model.run(1000);
-    EXPECT_TRUE(result.halt);
-    if (!result.halt) return {};
-    EXPECT_EQ(result.halt->kind, frontend::HaltKind::Trap);
-    EXPECT_EQ(result.halt->fault.code, code) << result.halt->fault.describe();
-    EXPECT_EQ(result.halt->fault.trap(), arch::trap_number(code));
-    EXPECT_EQ(result.halt->pc, pc) << result.halt->fault.describe();
-    EXPECT_TRUE(snapshot(model) == before) << "state changed by " << result.halt->fault.describe();
-    return *result.halt;
-  }
   // Steps `count` instructions, failing on any halt.
   void step(unsigned count) {
     for (unsigned i = 0; i < count; ++i) {

@@ -9,6 +9,7 @@
 
 #include "functional/functional_model.hpp"
 #include "isa/assembler.hpp"
+#include "state_snapshot.hpp"
 
 namespace ptovp::testing {
 
@@ -34,6 +35,26 @@ class ProgramTest : public ::testing::Test {
     EXPECT_EQ(result.halt->kind, frontend::HaltKind::Trap) << result.halt->fault.describe();
     EXPECT_EQ(result.halt->fault.code, code) << result.halt->fault.describe();
     EXPECT_EQ(result.halt->fault.trap(), arch::trap_number(code));
+    return *result.halt;
+  }
+  // Runs `skip` instructions (earlier blocks), captures the state, then
+  // expects a trap with `code` at `pc` that changed no tile, Shared record,
+  // memory or capacity.
+  frontend::Halt expect_clean_trap(const std::string& source, arch::FaultCode code,
+                                   std::uint64_t pc, unsigned skip = 0) {
+    load(source);
+    if (skip) {
+      EXPECT_EQ(model.run(skip).halt, std::nullopt);
+    }
+    const StateSnapshot before = snapshot(model);
+    const functional::RunResult result = model.run(1000);
+    EXPECT_TRUE(result.halt);
+    if (!result.halt) return {};
+    EXPECT_EQ(result.halt->kind, frontend::HaltKind::Trap);
+    EXPECT_EQ(result.halt->fault.code, code) << result.halt->fault.describe();
+    EXPECT_EQ(result.halt->fault.trap(), arch::trap_number(code));
+    EXPECT_EQ(result.halt->pc, pc) << result.halt->fault.describe();
+    EXPECT_TRUE(snapshot(model) == before) << "state changed by " << result.halt->fault.describe();
     return *result.halt;
   }
   std::uint64_t gpr(unsigned pe, unsigned index) const { return model.state().gpr(pe, index); }

@@ -48,24 +48,6 @@ class TlsuAvsTest : public ProgramTest {
     ASSERT_TRUE(result.halt);
     ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint) << result.halt->fault.describe();
   }
-  // Runs `skip` instructions, captures the state, then expects a trap with
-  // `code` at `pc` that changed nothing.
-  frontend::Halt expect_clean_trap(const std::string& source, FaultCode code, std::uint64_t pc,
-                                   unsigned skip = 0) {
-    load(source);
-    if (skip) {
-      EXPECT_EQ(model.run(skip).halt, std::nullopt);
-    }
-    const StateSnapshot before = snapshot(model);
-    const functional::RunResult result = model.run(1000);
-    EXPECT_TRUE(result.halt);
-    if (!result.halt) return {};
-    EXPECT_EQ(result.halt->fault.code, code) << result.halt->fault.describe();
-    EXPECT_EQ(result.halt->fault.trap(), arch::trap_number(code));
-    EXPECT_EQ(result.halt->pc, pc) << result.halt->fault.describe();
-    EXPECT_TRUE(snapshot(model) == before) << "state changed by " << result.halt->fault.describe();
-    return *result.halt;
-  }
 };
 
 // An 8x8 U32 TLOAD into T0 from s0 with stride s1.
