@@ -11,7 +11,7 @@ bool LocalTile::contents_defined() const {
 void LocalTile::install(const TileInfo& info, std::uint8_t mask) {
   info_ = info;
   allocation_mask_ = mask;
-  defined_.assign(info.elements(), 0);
+  defined_.assign(info.elements(), false);
   defined_valid_ = 0;
   for (unsigned pe = 0; pe < kPeCount; ++pe) {
     if (pe_selected(mask, pe)) {
@@ -33,7 +33,7 @@ void LocalTile::release() {
 
 void LocalTile::define_slot(std::uint32_t slot, bool in_valid) {
   if (defined_[slot]) return;
-  defined_[slot] = 1;
+  defined_[slot] = true;
   if (in_valid) ++defined_valid_;
 }
 
@@ -42,7 +42,7 @@ void LocalTile::define_valid_region() {
   // A valid region that is the whole tile defines every slot (storage_index
   // is a permutation of the slots).
   if (info_.valid_rows == info_.rows && info_.valid_columns == info_.columns) {
-    std::fill(defined_.begin(), defined_.end(), 1);
+    defined_.assign(defined_.size(), true);
     return;
   }
   // Every layout's index is a row term plus a column term.
@@ -53,12 +53,12 @@ void LocalTile::define_valid_region() {
   for (std::uint32_t row = 0; row < info_.valid_rows; ++row) {
     const std::uint32_t row_term = storage_index(info_, row, 0);
     for (std::uint32_t term : col_term)
-      defined_[row_term + term] = 1;
+      defined_[row_term + term] = true;
   }
 }
 
 void LocalTile::copy_definedness(const LocalTile& source) {
-  std::copy(source.defined_.begin(), source.defined_.end(), defined_.begin());
+  defined_ = source.defined_;
   defined_valid_ = source.defined_valid_;
 }
 

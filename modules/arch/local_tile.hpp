@@ -19,7 +19,7 @@ class LocalTile {
   bool allocated() const { return info_.allocated; }
   // Every element of the valid region is defined.
   bool contents_defined() const;
-  bool slot_defined(std::uint32_t slot) const { return defined_[slot] != 0; }
+  bool slot_defined(std::uint32_t slot) const { return defined_[slot]; }
 
   // PE `pe`'s payload: capacity_bytes bytes of storage slots; empty when the
   // PE is not in the allocation mask.
@@ -40,7 +40,9 @@ class LocalTile {
  private:
   TileInfo info_;
   std::uint8_t allocation_mask_ = 0;
-  std::vector<std::uint8_t> defined_;  // per storage slot
+  // One bit per storage slot: a byte per slot was as large as an 8-bit
+  // operand's payload, and every allocation touches it afresh.
+  std::vector<bool> defined_;
   std::uint32_t defined_valid_ = 0;
   std::array<std::vector<std::uint8_t>, kPeCount> payload_;
 };

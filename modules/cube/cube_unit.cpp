@@ -1,6 +1,8 @@
 #include "cube/cube_unit.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cstring>
 
 #include "cube/cube_preflight.hpp"
 #include "cube/operand_view.hpp"
@@ -16,14 +18,47 @@ struct Staged {
   std::vector<std::uint32_t> row_max, group_max;
 };
 
-// PE `pe`'s kernel view of an operand: Local payloads are per PE, a Shared
-// record has one payload; `first_row`/`rows` slice the logical rows.
-numeric::OperandView view_of(const OperandSource& source, const arch::LocalTileFile& local,
-                             const fabric::Fabric& fabric, unsigned pe, std::uint32_t first_row,
-                             std::uint32_t rows, std::uint32_t cols) {
+// What a view's offsets were built for: they depend only on the descriptor
+// and the slice, so blocks of the previous block's shapes (a kernel's loop)
+// and the PEs of a Local block keep them and only repoint the payload.
+struct ViewShape {
+  bool built = false;
+  arch::TileInfo info;
+  std::uint32_t first_row = 0, rows = 0, cols = 0;
+  bool transposed = false;
+  bool operator==(const ViewShape& o) const {
+    return built == o.built && info == o.info && first_row == o.first_row && rows == o.rows &&
+           cols == o.cols && transposed == o.transposed;
+  }
+};
+
+// Points `view` at PE `pe`'s payload of `source` (Local payloads are per PE, a
+// Shared record has one), its logical rows [first_row, first_row + rows).
+void set_view(numeric::OperandView& view, ViewShape& shape, const OperandSource& source,
+              const arch::LocalTileFile& local, const fabric::Fabric& fabric, unsigned pe,
+              std::uint32_t first_row, std::uint32_t rows, std::uint32_t cols) {
   const std::uint8_t* payload = source.shared ? fabric.tiles().at(source.index).payload.data()
                                               : local.at(source.index).payload(pe);
-  return tile_view(source.info, payload, first_row, rows, cols, source.transposed);
+  const ViewShape wanted{true, source.info, first_row, rows, cols, source.transposed};
+  if (!(shape == wanted)) {
+    view = tile_view(source.info, payload, first_row, rows, cols, source.transposed);
+    shape = wanted;
+  }
+  view.data = payload;
+}
+
+// Writes a PE's staged raw values (`value(r, c)`) into slots row_term[r] +
+// col_term[c] as `Word`s: write_slot's width dispatch is per element.
+template <typename Word, typename Value>
+void store_rows(std::uint8_t* payload, const std::uint32_t* row_term, std::uint32_t rows,
+                const std::uint32_t* col_term, std::uint32_t cols, Value value) {
+  for (std::uint32_t r = 0; r < rows; ++r) {
+    std::uint8_t* row = payload + std::size_t{row_term[r]} * sizeof(Word);
+    for (std::uint32_t c = 0; c < cols; ++c) {
+      const auto word = static_cast<Word>(value(r, c));
+      std::memcpy(row + std::size_t{col_term[c]} * sizeof(Word), &word, sizeof word);
+    }
+  }
 }
 
 }  // namespace
@@ -31,11 +66,11 @@ numeric::OperandView view_of(const OperandSource& source, const arch::LocalTileF
 struct CubeUnit::Block {
   const arch::BlockDescriptor* descriptor = nullptr;
   CubePlan plan;
-  // A Local block gives every PE the same shapes: its views are built once and
-  // only their payload pointers change per PE; a cooperative split rebuilds them.
-  std::optional<numeric::DotOperands> views;
+  numeric::DotOperands views;
+  std::array<ViewShape, 7> shapes;  // a, b, a_scale, b_scale, c, c_scale, bias
   std::array<Staged, arch::kPeCount> staged;
   std::vector<std::uint32_t> accumulator;
+  std::vector<std::uint32_t> row_term, col_term;  // publication's storage terms
   std::uint8_t flags = 0;
 };
 
@@ -68,7 +103,6 @@ CubeOutcome CubeUnit::prepare(const arch::BlockDescriptor& block) {
   CubeOutcome outcome = CubePreflight(local_, fabric_, config_).run(block, open.plan);
   open_ = outcome.done() && !open.plan.noop;
   open.descriptor = &block;
-  open.views.reset();
   open.flags = 0;
   return outcome;
 }
@@ -80,41 +114,38 @@ void CubeUnit::compute_rows(unsigned pe) {
   if (rows == 0) return;
   const std::uint32_t n = plan.n;
   const std::uint32_t k = plan.k;
-  if (plan.split.cooperative() || !open.views) {
-    // Shared primaries and their scales are sliced to the PE's group rows;
-    // Local operands already hold exactly the PE's rows.
-    const std::uint32_t shared_first = plan.split.first_row(pe);
-    auto a_first = [&](const OperandSource& s) { return s.shared ? shared_first : 0u; };
-    numeric::DotOperands& ops = open.views.emplace();
-    ops.profile = plan.profile;
-    ops.a = view_of(*plan.a, local_, fabric_, pe, a_first(*plan.a), rows, k);
-    ops.b = view_of(*plan.b, local_, fabric_, pe, 0, k, n);
-    if (plan.a_scale) {
-      const auto g = static_cast<std::uint32_t>(mx_scale_groups(k, plan.a_type));
-      ops.a_scale = view_of(*plan.a_scale, local_, fabric_, pe, a_first(*plan.a_scale), rows, g);
+  // Shared primaries and their scales are sliced to the PE's group rows;
+  // Local operands already hold exactly the PE's rows.
+  auto a_first = [&](const std::optional<OperandSource>& s) {
+    return s && s->shared ? plan.split.first_row(pe) : 0u;
+  };
+  auto scale_groups = [k](const std::optional<OperandSource>& scale, numeric::DataType type) {
+    return scale ? static_cast<std::uint32_t>(mx_scale_groups(k, type)) : 0u;
+  };
+  auto set_optional = [&](std::optional<numeric::OperandView>& view, ViewShape& shape,
+                          const std::optional<OperandSource>& source, std::uint32_t first_row,
+                          std::uint32_t view_rows, std::uint32_t cols) {
+    if (!source) {
+      view.reset();
+      shape = {};  // a view emplaced later has no offsets
+      return;
     }
-    if (plan.b_scale) {
-      const auto g = static_cast<std::uint32_t>(mx_scale_groups(k, plan.b_type));
-      ops.b_scale = view_of(*plan.b_scale, local_, fabric_, pe, 0, g, n);
-    }
-    if (plan.c) ops.c = view_of(*plan.c, local_, fabric_, pe, 0, rows, n);
-    if (plan.c_scale) ops.c_scale = view_of(*plan.c_scale, local_, fabric_, pe, 0, rows, 1);
-    if (plan.bias_tile) ops.bias = view_of(*plan.bias_tile, local_, fabric_, pe, 0, 1, n);
-  } else {
-    auto repoint = [&](numeric::OperandView& view, const std::optional<OperandSource>& source) {
-      if (source && !source->shared) view.data = local_.at(source->index).payload(pe);
-    };
-    numeric::DotOperands& ops = *open.views;
-    repoint(ops.a, plan.a);
-    repoint(ops.b, plan.b);
-    if (ops.a_scale) repoint(*ops.a_scale, plan.a_scale);
-    if (ops.b_scale) repoint(*ops.b_scale, plan.b_scale);
-    if (ops.c) repoint(*ops.c, plan.c);
-    if (ops.c_scale) repoint(*ops.c_scale, plan.c_scale);
-    if (ops.bias) repoint(*ops.bias, plan.bias_tile);
-  }
+    if (!view) view.emplace();
+    set_view(*view, shape, *source, local_, fabric_, pe, first_row, view_rows, cols);
+  };
+  numeric::DotOperands& ops = open.views;
+  std::array<ViewShape, 7>& shapes = open.shapes;
+  ops.profile = plan.profile;
+  set_view(ops.a, shapes[0], *plan.a, local_, fabric_, pe, a_first(plan.a), rows, k);
+  set_view(ops.b, shapes[1], *plan.b, local_, fabric_, pe, 0, k, n);
+  set_optional(ops.a_scale, shapes[2], plan.a_scale, a_first(plan.a_scale), rows,
+               scale_groups(plan.a_scale, plan.a_type));
+  set_optional(ops.b_scale, shapes[3], plan.b_scale, 0, scale_groups(plan.b_scale, plan.b_type), n);
+  set_optional(ops.c, shapes[4], plan.c, 0, rows, n);
+  set_optional(ops.c_scale, shapes[5], plan.c_scale, 0, rows, 1);
+  set_optional(ops.bias, shapes[6], plan.bias_tile, 0, 1, n);
   open.accumulator.resize(std::size_t{rows} * n);
-  open.flags |= numeric::dot(*open.views, open.accumulator.data());
+  open.flags |= numeric::dot(ops, open.accumulator.data());
 
   // The post-process belongs to the rendezvous: its outputs are staged with
   // the block and publish with D (docs/cube.md, "Data flow").
@@ -157,16 +188,34 @@ CubeOutcome CubeUnit::commit() {
     arch::LocalTile& tile = local_.at(index);
     const arch::TileInfo& info = tile.info();
     // A slot is a row term plus a column term (arch::storage_index).
-    std::vector<std::uint32_t> col_term(cols);
+    std::uint32_t max_rows = 0;
+    for (unsigned pe = 0; pe < arch::kPeCount; ++pe)
+      max_rows = std::max(max_rows, plan.split.rows(pe));
+    std::vector<std::uint32_t>& row_term = open.row_term;
+    std::vector<std::uint32_t>& col_term = open.col_term;
+    row_term.resize(max_rows);
+    col_term.resize(cols);
+    for (std::uint32_t r = 0; r < max_rows; ++r)
+      row_term[r] = arch::storage_index(info, r, 0);
     for (std::uint32_t c = 0; c < cols; ++c)
       col_term[c] = arch::storage_index(info, 0, c);
     for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
-      for (std::uint32_t r = 0; r < plan.split.rows(pe); ++r) {
-        const std::uint32_t row_term = arch::storage_index(info, r, 0);
-        for (std::uint32_t c = 0; c < cols; ++c) {
-          arch::write_slot(tile.payload(pe), info.data_type, row_term + col_term[c],
-                           value(open.staged[pe], std::size_t{r}, std::size_t{c}));
-        }
+      const Staged& staged = open.staged[pe];
+      auto at = [&](std::uint32_t r, std::uint32_t c) { return value(staged, r, c); };
+      std::uint8_t* payload = tile.payload(pe);
+      const std::uint32_t rows = plan.split.rows(pe);
+      auto store = [&](auto word) {
+        store_rows<decltype(word)>(payload, row_term.data(), rows, col_term.data(), cols, at);
+      };
+      switch (arch::element_bits(info.data_type)) {
+        case 8: store(std::uint8_t{}); break;
+        case 16: store(std::uint16_t{}); break;
+        case 32: store(std::uint32_t{}); break;
+        case 64: store(std::uint64_t{}); break;
+        default:  // 4-bit slots share a byte
+          for (std::uint32_t r = 0; r < rows; ++r)
+            for (std::uint32_t c = 0; c < cols; ++c)
+              arch::write_slot(payload, info.data_type, row_term[r] + col_term[c], at(r, c));
       }
     }
     tile.define_valid_region();
