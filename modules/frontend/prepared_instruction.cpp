@@ -144,6 +144,10 @@ PreparedInstruction prepare(const isa::DecodedInstruction& decoded, const FormPl
   p.srcd = narrow(plan.srcd);
   p.srcp = narrow(plan.srcp);
   p.rtype = narrow(plan.rtype);
+  // DecodeScalarBinaryRightModifier orders SrcRType .sw, .uw, .neg/.not, none
+  // (the ASL source order); the comparison and address forms, and modify(),
+  // use none, .sw, .uw, .neg.
+  if (plan.op == Op::Binary) p.binary_modifier = static_cast<std::uint8_t>((p.rtype + 1) & 3);
   p.shamt = narrow(plan.shamt);
   p.imm = field(decoded, plan.imm);
   if (decoded.form->catalog == isa::Catalog::Scalar) {

@@ -93,12 +93,6 @@ Lanes binary(const FormPlan& plan, const Lanes& left, const Lanes& right) {
   return plan.word ? binary_word(plan.binary, left, right) : binary(plan.binary, left, right);
 }
 
-// DecodeScalarBinaryRightModifier orders SrcRType .sw, .uw, .neg/.not, none;
-// modify() takes the comparison and address order none, .sw, .uw, .neg.
-unsigned binary_modifier(unsigned raw) {
-  return (raw + 1) & 3;
-}
-
 bool holds(Condition condition, std::uint64_t left, std::uint64_t right) {
   switch (condition) {
     case Condition::Eq: return left == right;
@@ -238,7 +232,7 @@ MaybeFault ScalarUnit::execute(const PreparedInstruction& insn) {
   switch (plan.op) {
     case Op::Binary: {
       const Lanes modified =
-          modify(read_lanes(insn.srcr), binary_modifier(insn.rtype), is_logical(plan.binary));
+          modify(read_lanes(insn.srcr), insn.binary_modifier, is_logical(plan.binary));
       const Lanes right = each(modified, [shift = insn.shamt & 63](V r) { return r << shift; });
       write_lanes(rd, binary(plan, read_lanes(insn.srcl), right));
       return std::nullopt;

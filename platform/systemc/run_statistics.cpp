@@ -30,14 +30,37 @@ std::string listing(const json& counts) {
   return text.empty() ? "none" : text;
 }
 
-// The instruction classes, by what the front end does with a form; "other"
-// is an attempt that executed nothing (a fetch fault, an illegal or
-// unmodelled form).
-constexpr std::array<std::string_view, 8> kInstructionClasses{
-    "scalar ALU",     "load/store", "branch", "block start",
-    "header command", "block stop", "SYS",    "other"};
+// The instruction classes, by what the front end does with a form; Other is
+// an attempt that executed nothing (a fetch fault, an illegal or unmodelled
+// form). Declared in output order.
+enum class InstructionClass {
+  ScalarAlu,
+  LoadStore,
+  Branch,
+  BlockStart,
+  HeaderCommand,
+  BlockStop,
+  System,
+  Other
+};
+constexpr std::size_t kInstructionClassCount =
+    static_cast<std::size_t>(InstructionClass::Other) + 1;
 
-std::string_view instruction_class(frontend::Op op) {
+std::string_view class_name(InstructionClass cls) {
+  switch (cls) {
+    case InstructionClass::ScalarAlu: return "scalar ALU";
+    case InstructionClass::LoadStore: return "load/store";
+    case InstructionClass::Branch: return "branch";
+    case InstructionClass::BlockStart: return "block start";
+    case InstructionClass::HeaderCommand: return "header command";
+    case InstructionClass::BlockStop: return "block stop";
+    case InstructionClass::System: return "SYS";
+    case InstructionClass::Other: break;
+  }
+  return "other";
+}
+
+InstructionClass instruction_class(frontend::Op op) {
   using frontend::Op;
   switch (op) {
     case Op::Binary:
@@ -58,12 +81,12 @@ std::string_view instruction_class(frontend::Op op) {
     case Op::SetCommitLogical:
     case Op::SetCommitLogicalImmediate:
     case Op::SetCommitTarget:
-    case Op::SetReturn: return kInstructionClasses[0];
+    case Op::SetReturn: return InstructionClass::ScalarAlu;
     case Op::Load:
-    case Op::Store: return kInstructionClasses[1];
+    case Op::Store: return InstructionClass::LoadStore;
     case Op::Jump:
-    case Op::JumpRegister: return kInstructionClasses[2];
-    case Op::Start: return kInstructionClasses[3];
+    case Op::JumpRegister: return InstructionClass::Branch;
+    case Op::Start: return InstructionClass::BlockStart;
     case Op::ControlAttributes:
     case Op::DataAttributes:
     case Op::FpAttributes:
@@ -73,36 +96,38 @@ std::string_view instruction_class(frontend::Op op) {
     case Op::HintTrace:
     case Op::ScalarBinding:
     case Op::TileBinding:
-    case Op::SharedBinding: return kInstructionClasses[4];
-    case Op::Stop: return kInstructionClasses[5];
+    case Op::SharedBinding: return InstructionClass::HeaderCommand;
+    case Op::Stop: return InstructionClass::BlockStop;
     case Op::SystemRegisterGet:
     case Op::SystemRegisterSet:
     case Op::Fence:
     case Op::Breakpoint:
     case Op::Assert:
     case Op::EnterRequest:
-    case Op::CloseRequest: return kInstructionClasses[6];
+    case Op::CloseRequest: return InstructionClass::System;
     case Op::NotExecuted: break;
   }
-  return kInstructionClasses[7];
+  return InstructionClass::Other;
 }
 
-// Instruction attempts by class (every class, in kInstructionClasses order)
-// and by mnemonic, from the front end's counts per form.
+// Instruction attempts by class (every class, in InstructionClass order) and
+// by mnemonic, from the front end's counts per form.
 std::pair<json, json> instructions_by_kind(const std::vector<std::uint64_t>& by_form) {
   const auto forms = isa::all_forms();
   const frontend::InstructionPlans& plans = frontend::InstructionPlans::for_release();
-  std::map<std::string_view, std::uint64_t> classes, mnemonics;
+  std::array<std::uint64_t, kInstructionClassCount> classes{};
+  std::map<std::string_view, std::uint64_t> mnemonics;
   for (std::size_t i = 0; i < by_form.size(); ++i) {
     if (by_form[i] == 0) continue;
     const bool formed = i < forms.size();
-    classes[formed ? instruction_class(plans.plan(forms[i]).op) : kInstructionClasses[7]] +=
-        by_form[i];
+    const InstructionClass cls =
+        formed ? instruction_class(plans.plan(forms[i]).op) : InstructionClass::Other;
+    classes[static_cast<std::size_t>(cls)] += by_form[i];
     mnemonics[formed ? forms[i].mnemonic : "(undecoded)"] += by_form[i];
   }
   json by_class = json::object();
-  for (std::string_view name : kInstructionClasses)
-    by_class[std::string(name)] = classes[name];
+  for (std::size_t i = 0; i < kInstructionClassCount; ++i)
+    by_class[std::string(class_name(static_cast<InstructionClass>(i)))] = classes[i];
   json by_mnemonic = json::object();
   for (const auto& [mnemonic, count] : mnemonics)
     by_mnemonic[std::string(mnemonic)] = count;
