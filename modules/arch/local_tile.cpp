@@ -15,7 +15,7 @@ void LocalTile::install(const TileInfo& info, std::uint8_t mask) {
   defined_valid_ = 0;
   for (unsigned pe = 0; pe < kPeCount; ++pe) {
     if (pe_selected(mask, pe)) {
-      payload_[pe].assign(info.capacity_bytes, 0);
+      payload_[pe].assign_zeroed(info.capacity_bytes);
     } else {
       payload_[pe].clear();
     }
@@ -27,7 +27,7 @@ void LocalTile::release() {
   allocation_mask_ = 0;
   defined_.clear();
   defined_valid_ = 0;
-  for (auto& bytes : payload_)
+  for (TilePayload& bytes : payload_)
     bytes.clear();
 }
 
@@ -45,15 +45,12 @@ void LocalTile::define_valid_region() {
     defined_.assign(defined_.size(), true);
     return;
   }
-  // Every layout's index is a row term plus a column term.
-  thread_local std::vector<std::uint32_t> col_term;
-  col_term.resize(info_.valid_columns);
-  for (std::uint32_t col = 0; col < info_.valid_columns; ++col)
-    col_term[col] = storage_index(info_, 0, col);
-  for (std::uint32_t row = 0; row < info_.valid_rows; ++row) {
-    const std::uint32_t row_term = storage_index(info_, row, 0);
-    for (std::uint32_t term : col_term)
-      defined_[row_term + term] = true;
+  thread_local std::vector<std::uint32_t> row_terms, col_terms;
+  storage_row_terms(info_, info_.valid_rows, row_terms);
+  storage_column_terms(info_, info_.valid_columns, col_terms);
+  for (std::uint32_t row_term : row_terms) {
+    for (std::uint32_t col_term : col_terms)
+      defined_[row_term + col_term] = true;
   }
 }
 

@@ -9,6 +9,7 @@
 
 #include "arch/pe_mask.hpp"
 #include "arch/tile_info.hpp"
+#include "arch/tile_payload.hpp"
 
 namespace ptovp::arch {
 
@@ -44,7 +45,7 @@ class LocalTile {
   // operand's payload, and every allocation touches it afresh.
   std::vector<bool> defined_;
   std::uint32_t defined_valid_ = 0;
-  std::array<std::vector<std::uint8_t>, kPeCount> payload_;
+  std::array<TilePayload, kPeCount> payload_;
 };
 
 }  // namespace ptovp::arch

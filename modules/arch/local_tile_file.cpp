@@ -9,6 +9,8 @@ namespace ptovp::arch {
 namespace {
 
 constexpr const char* kHandNames = "TUMN";
+// One huge page: the tile storage of typical programs (docs/performance.md).
+constexpr std::size_t kPrefaultedTileStorage = std::size_t{2} << 20;
 
 std::uint64_t charge(const LocalTile& tile) {
   return tile.allocated()
@@ -19,7 +21,9 @@ std::uint64_t charge(const LocalTile& tile) {
 }  // namespace
 
 LocalTileFile::LocalTileFile(TileNaming naming, CapacityModel capacity)
-    : naming_(naming), capacity_(capacity) {}
+    : naming_(naming), capacity_(capacity) {
+  prefault_tile_storage(kPrefaultedTileStorage);
+}
 
 void LocalTileFile::reset() {
   for (LocalTile& tile : tiles_)

@@ -26,34 +26,23 @@ Fault illegal(std::string reason) {
 
 std::string_view name(Layout layout) {
   switch (layout) {
-    case Layout::RowMajor:
-      return "RowMajor";
-    case Layout::ColumnMajor:
-      return "ColumnMajor";
-    case Layout::ZN:
-      return "ZN";
-    case Layout::NZ:
-      return "NZ";
-    case Layout::CubeM16:
-      return "CUBE_M16";
-    case Layout::CubeM32:
-      return "CUBE_M32";
-    case Layout::CubeN8:
-      return "CUBE_N8";
+    case Layout::RowMajor: return "RowMajor";
+    case Layout::ColumnMajor: return "ColumnMajor";
+    case Layout::ZN: return "ZN";
+    case Layout::NZ: return "NZ";
+    case Layout::CubeM16: return "CUBE_M16";
+    case Layout::CubeM32: return "CUBE_M32";
+    case Layout::CubeN8: return "CUBE_N8";
   }
   return "?";
 }
 
 std::string_view name(Location location) {
   switch (location) {
-    case Location::Vector:
-      return "Vector";
-    case Location::Matrix:
-      return "Matrix";
-    case Location::Memory:
-      return "Memory";
-    case Location::Any:
-      return "Any";
+    case Location::Vector: return "Vector";
+    case Location::Matrix: return "Matrix";
+    case Location::Memory: return "Memory";
+    case Location::Any: return "Any";
   }
   return "?";
 }
@@ -192,10 +181,8 @@ Expected<TileInfo> make_cube_tile(std::uint32_t capacity_bytes, std::uint32_t va
 
 std::uint32_t storage_index(const TileInfo& tile, std::uint32_t row, std::uint32_t col) {
   switch (tile.layout) {
-    case Layout::RowMajor:
-      return row * tile.columns + col;
-    case Layout::ColumnMajor:
-      return col * tile.rows + row;
+    case Layout::RowMajor: return row * tile.columns + col;
+    case Layout::ColumnMajor: return col * tile.rows + row;
     case Layout::ZN:
     case Layout::NZ: {
       const std::uint32_t inner = fractal_inner(tile.data_type);
@@ -243,97 +230,59 @@ std::uint32_t storage_index(const TileInfo& tile, std::uint32_t row, std::uint32
   return 0;
 }
 
+void storage_row_terms(const TileInfo& tile, std::uint32_t count,
+                       std::vector<std::uint32_t>& terms) {
+  terms.resize(count);
+  for (std::uint32_t row = 0; row < count; ++row)
+    terms[row] = storage_index(tile, row, 0);
+}
+
+void storage_column_terms(const TileInfo& tile, std::uint32_t count,
+                          std::vector<std::uint32_t>& terms) {
+  terms.resize(count);
+  for (std::uint32_t col = 0; col < count; ++col)
+    terms[col] = storage_index(tile, 0, col);
+}
+
 std::uint64_t pad_bits(PadValue pad, DataType type) {
   const unsigned bits = element_bits(type);
   const std::uint64_t width_mask = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
   std::uint64_t word = 0;
   if (pad == PadValue::Max) {
     switch (type) {
-      case DataType::FP64:
-        word = 0x7fefffffffffffffULL;
-        break;
-      case DataType::FP32:
-        word = 0x7f7fffff;
-        break;
-      case DataType::TF32:
-        word = 0x7f7fe000;
-        break;
-      case DataType::HF32:
-        word = 0x7f7ff000;
-        break;
-      case DataType::FP16:
-        word = 0x7bff;
-        break;
-      case DataType::BF16:
-        word = 0x7f7f;
-        break;
-      case DataType::E4M3:
-        word = 0x7e;
-        break;
-      case DataType::E5M2:
-        word = 0x7b;
-        break;
-      case DataType::S8:
-        word = 0x7f;
-        break;
-      case DataType::S16:
-        word = 0x7fff;
-        break;
-      case DataType::S32:
-        word = 0x7fffffff;
-        break;
-      case DataType::S64:
-        word = 0x7fffffffffffffffULL;
-        break;
-      default:
-        word = ~std::uint64_t{0};
-        break;  // unsigned types and the rest: all ones
+      case DataType::FP64: word = 0x7fefffffffffffffULL; break;
+      case DataType::FP32: word = 0x7f7fffff; break;
+      case DataType::TF32: word = 0x7f7fe000; break;
+      case DataType::HF32: word = 0x7f7ff000; break;
+      case DataType::FP16: word = 0x7bff; break;
+      case DataType::BF16: word = 0x7f7f; break;
+      case DataType::E4M3: word = 0x7e; break;
+      case DataType::E5M2: word = 0x7b; break;
+      case DataType::S8: word = 0x7f; break;
+      case DataType::S16: word = 0x7fff; break;
+      case DataType::S32: word = 0x7fffffff; break;
+      case DataType::S64: word = 0x7fffffffffffffffULL; break;
+      default: word = ~std::uint64_t{0}; break;  // unsigned types and the rest: all ones
     }
   } else if (pad == PadValue::Min) {
     switch (type) {
-      case DataType::FP64:
-        word = 0xffefffffffffffffULL;
-        break;
-      case DataType::FP32:
-        word = 0xff7fffff;
-        break;
-      case DataType::TF32:
-        word = 0xff7fe000;
-        break;
-      case DataType::HF32:
-        word = 0xff7ff000;
-        break;
-      case DataType::FP16:
-        word = 0xfbff;
-        break;
-      case DataType::BF16:
-        word = 0xff7f;
-        break;
-      case DataType::E4M3:
-        word = 0xfe;
-        break;
-      case DataType::E5M2:
-        word = 0xfb;
-        break;
+      case DataType::FP64: word = 0xffefffffffffffffULL; break;
+      case DataType::FP32: word = 0xff7fffff; break;
+      case DataType::TF32: word = 0xff7fe000; break;
+      case DataType::HF32: word = 0xff7ff000; break;
+      case DataType::FP16: word = 0xfbff; break;
+      case DataType::BF16: word = 0xff7f; break;
+      case DataType::E4M3: word = 0xfe; break;
+      case DataType::E5M2: word = 0xfb; break;
       case DataType::U8:
       case DataType::U16:
       case DataType::U32:
       case DataType::U64:
-      case DataType::U4X2:
-        word = 0;
-        break;
-      case DataType::S8:
-        word = 0x80;
-        break;
-      case DataType::S16:
-        word = 0x8000;
-        break;
-      case DataType::S32:
-        word = 0x80000000;
-        break;
-      default:
-        word = 0x8000000000000000ULL;
-        break;  // S64 and the rest
+      case DataType::U4X2: word = 0; break;
+      case DataType::S8: word = 0x80; break;
+      case DataType::S16: word = 0x8000; break;
+      case DataType::S32: word = 0x80000000; break;
+      default: word = 0x8000000000000000ULL; break;  // S64 and the rest
     }
   }
   return word & width_mask;

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "arch/fault.hpp"
 #include "numeric/data_type.hpp"
@@ -118,6 +119,13 @@ Expected<TileInfo> make_cube_tile(std::uint32_t capacity_bytes, std::uint32_t va
 // In every layout it is a row term plus a column term:
 // storage_index(row, 0) + storage_index(0, col).
 std::uint32_t storage_index(const TileInfo& tile, std::uint32_t row, std::uint32_t col);
+// The first `count` row terms storage_index(tile, row, 0) or column terms
+// storage_index(tile, 0, col) into `terms`: the tables of loops over many
+// slots of one tile, which then add two terms per slot.
+void storage_row_terms(const TileInfo& tile, std::uint32_t count,
+                       std::vector<std::uint32_t>& terms);
+void storage_column_terms(const TileInfo& tile, std::uint32_t count,
+                          std::vector<std::uint32_t>& terms);
 
 // TilePadValueForDataType truncated to the element width.
 std::uint64_t pad_bits(PadValue pad, DataType type);

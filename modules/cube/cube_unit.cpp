@@ -7,6 +7,7 @@
 #include "cube/cube_preflight.hpp"
 #include "cube/operand_view.hpp"
 #include "numeric/dot_kernel.hpp"
+#include "numeric/transpose.hpp"
 
 namespace ptovp::cube {
 
@@ -59,6 +60,47 @@ void store_rows(std::uint8_t* payload, const std::uint32_t* row_term, std::uint3
       std::memcpy(row + std::size_t{col_term[c]} * sizeof(Word), &word, sizeof word);
     }
   }
+}
+
+// store_rows for D's 32-bit words, `words` its staged rows x cols. Where 8
+// consecutive rows take consecutive slots and 8 consecutive columns sit at
+// one stride (FP32/S32 in CUBE_M32, whose CELL is a column of 32 rows), an
+// 8 x 8 block narrows into a dense block and moves by one transpose; the rest
+// goes word by word.
+void store_words(std::uint8_t* payload, const std::uint32_t* row_term, std::uint32_t rows,
+                 const std::uint32_t* col_term, std::uint32_t cols, const std::uint64_t* words) {
+  static const numeric::Transpose8 transpose = numeric::transpose8(4);
+  auto word_at = [&](std::uint32_t r, std::uint32_t c) { return words[std::size_t{r} * cols + c]; };
+  auto by_words = [&](std::uint32_t r, std::uint32_t c0, std::uint32_t c1) {
+    for (std::uint32_t c = c0; c < c1; ++c) {
+      const auto word = static_cast<std::uint32_t>(word_at(r, c));
+      std::memcpy(payload + (std::size_t{row_term[r]} + col_term[c]) * 4, &word, 4);
+    }
+  };
+  std::uint32_t r0 = 0;
+  for (; r0 + 8 <= rows; r0 += 8) {
+    bool consecutive = true;
+    for (std::uint32_t i = 1; i < 8; ++i)
+      consecutive = consecutive && row_term[r0 + i] == row_term[r0] + i;
+    std::uint32_t c0 = 0;
+    for (; consecutive && c0 + 8 <= cols; c0 += 8) {
+      const std::uint32_t stride = col_term[c0 + 1] - col_term[c0];
+      bool even = col_term[c0 + 1] > col_term[c0] && stride >= 8;
+      for (std::uint32_t j = 2; j < 8; ++j)
+        even = even && col_term[c0 + j] == col_term[c0] + j * stride;
+      if (!even) break;
+      std::uint32_t block[8 * 8];
+      for (std::uint32_t i = 0; i < 8; ++i)
+        for (std::uint32_t j = 0; j < 8; ++j)
+          block[i * 8 + j] = static_cast<std::uint32_t>(word_at(r0 + i, c0 + j));
+      transpose(reinterpret_cast<const std::uint8_t*>(block), 8 * 4,
+                payload + (std::size_t{row_term[r0]} + col_term[c0]) * 4, std::size_t{stride} * 4);
+    }
+    for (std::uint32_t i = 0; i < 8; ++i)
+      by_words(r0 + i, c0, cols);
+  }
+  for (; r0 < rows; ++r0)
+    by_words(r0, 0, cols);
 }
 
 }  // namespace
@@ -184,7 +226,8 @@ CubeOutcome CubeUnit::commit() {
   }
 
   // Publish D, RowMaxOut, GroupMaxOut and the status flags together.
-  auto publish = [&](unsigned index, std::uint32_t cols, auto value) {
+  // `dense(staged)`: the staged values as rows x cols words, or null.
+  auto publish = [&](unsigned index, std::uint32_t cols, auto value, auto dense) {
     arch::LocalTile& tile = local_.at(index);
     const arch::TileInfo& info = tile.info();
     // A slot is a row term plus a column term (arch::storage_index).
@@ -193,18 +236,20 @@ CubeOutcome CubeUnit::commit() {
       max_rows = std::max(max_rows, plan.split.rows(pe));
     std::vector<std::uint32_t>& row_term = open.row_term;
     std::vector<std::uint32_t>& col_term = open.col_term;
-    row_term.resize(max_rows);
-    col_term.resize(cols);
-    for (std::uint32_t r = 0; r < max_rows; ++r)
-      row_term[r] = arch::storage_index(info, r, 0);
-    for (std::uint32_t c = 0; c < cols; ++c)
-      col_term[c] = arch::storage_index(info, 0, c);
+    arch::storage_row_terms(info, max_rows, row_term);
+    arch::storage_column_terms(info, cols, col_term);
     for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
       const Staged& staged = open.staged[pe];
       auto at = [&](std::uint32_t r, std::uint32_t c) { return value(staged, r, c); };
       std::uint8_t* payload = tile.payload(pe);
       const std::uint32_t rows = plan.split.rows(pe);
       auto store = [&](auto word) {
+        if constexpr (sizeof word == 4) {
+          if (const std::uint64_t* words = dense(staged)) {
+            store_words(payload, row_term.data(), rows, col_term.data(), cols, words);
+            return;
+          }
+        }
         store_rows<decltype(word)>(payload, row_term.data(), rows, col_term.data(), cols, at);
       };
       switch (arch::element_bits(info.data_type)) {
@@ -224,17 +269,23 @@ CubeOutcome CubeUnit::commit() {
   const std::uint32_t n = plan.n;
   const std::uint32_t groups = pp.group_max() ? pp.groups(n) : 0;
   std::size_t next = 0;
-  publish(last_destinations_[next++], n,
-          [n](const Staged& s, std::size_t r, std::size_t c) { return s.d[r * n + c]; });
+  auto not_dense = [](const Staged&) -> const std::uint64_t* { return nullptr; };
+  publish(
+      last_destinations_[next++], n,
+      [n](const Staged& s, std::size_t r, std::size_t c) { return s.d[r * n + c]; },
+      [](const Staged& s) { return s.d.data(); });
   if (pp.row_max()) {
-    publish(last_destinations_[next++], 1,
-            [](const Staged& s, std::size_t r, std::size_t) { return s.row_max[r]; });
+    publish(
+        last_destinations_[next++], 1,
+        [](const Staged& s, std::size_t r, std::size_t) { return s.row_max[r]; }, not_dense);
   }
   if (pp.group_max()) {
-    publish(last_destinations_[next], groups,
-            [groups](const Staged& s, std::size_t r, std::size_t c) {
-              return s.group_max[r * groups + c];
-            });
+    publish(
+        last_destinations_[next], groups,
+        [groups](const Staged& s, std::size_t r, std::size_t c) {
+          return s.group_max[r * groups + c];
+        },
+        not_dense);
   }
   state_.raise_numeric_flags(open.flags);
   return {};

@@ -1,5 +1,6 @@
 #include "tlsu/footprint.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -26,9 +27,8 @@ struct RowRuns {
 RowRuns row_runs(const arch::TileInfo& t) {
   const unsigned bytes = arch::memory_element_bytes(t.data_type);
   const std::uint32_t columns = t.valid_columns;
-  std::vector<std::uint32_t> col_term(columns);
-  for (std::uint32_t col = 0; col < columns; ++col)
-    col_term[col] = arch::storage_index(t, 0, col);
+  std::vector<std::uint32_t> col_term;
+  arch::storage_column_terms(t, columns, col_term);
   // The run length is the first break in the slots; every layout repeats
   // it, which the second loop confirms (one-column runs otherwise).
   std::uint32_t run = 1;
@@ -141,9 +141,12 @@ void for_each_row(const Footprint& footprint, Visit&& visit) {
 
 // The byte offset of each valid row's first slot.
 std::vector<std::size_t> row_offsets(const arch::TileInfo& t) {
-  std::vector<std::size_t> at(t.valid_rows);
-  for (std::uint32_t row = 0; row < t.valid_rows; ++row)
-    at[row] = std::size_t{arch::storage_index(t, row, 0)} * arch::memory_element_bytes(t.data_type);
+  std::vector<std::uint32_t> terms;
+  arch::storage_row_terms(t, t.valid_rows, terms);
+  const unsigned bytes = arch::memory_element_bytes(t.data_type);
+  std::vector<std::size_t> at(terms.size());
+  std::transform(terms.begin(), terms.end(), at.begin(),
+                 [bytes](std::uint32_t term) { return std::size_t{term} * bytes; });
   return at;
 }
 

@@ -163,6 +163,11 @@ Expected<arch::AllocationPlan> Tlsu::plan_destination(const TileBinding& binding
                      fabric_.tiles().capacity_in_use(), tile_capacity_);
 }
 
+std::optional<LocalTile> Tlsu::take_if_retired(const arch::AllocationPlan& plan, unsigned source) {
+  if (plan.retires != source) return std::nullopt;
+  return std::move(local_.at(source));
+}
+
 LocalTile& Tlsu::commit_destination(const arch::AllocationPlan& plan, const TileInfo& info,
                                     std::uint8_t mask) {
   last_destination_ = plan.index;
@@ -398,8 +403,8 @@ MaybeFault Tlsu::copy_local(const BlockDescriptor& block) {
                                *capacity, info.rows, *index, held.rows));
   }
   PTOVP_TRY_VALUE(plan, plan_destination(binding, *capacity));
-  // Read old, write new: in queue mode the destination may retire the source.
-  const LocalTile src = local_.at(*index);
+  const std::optional<LocalTile> retired = take_if_retired(*plan, *index);
+  const LocalTile& src = retired ? *retired : local_.at(*index);
   LocalTile& tile = commit_destination(*plan, info, binding.pe_mask);
   const std::size_t bytes = std::min(info.capacity_bytes, held.capacity_bytes);
   for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
@@ -440,7 +445,8 @@ MaybeFault Tlsu::gmov(const BlockDescriptor& block) {
     peer[pe] = static_cast<unsigned>(tid & 3);
   }
   PTOVP_TRY_VALUE(plan, plan_destination(binding, *capacity));
-  const LocalTile src = local_.at(*index);  // read old, write new (queue mode may retire it)
+  const std::optional<LocalTile> retired = take_if_retired(*plan, *index);
+  const LocalTile& src = retired ? *retired : local_.at(*index);
   LocalTile& tile = commit_destination(*plan, src.info(), binding.pe_mask);
   for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
     if (arch::pe_selected(binding.pe_mask, pe)) {

@@ -47,6 +47,10 @@ class Tlsu {
   // Plans the block's Local destination; the charge includes Shared records.
   arch::Expected<arch::AllocationPlan> plan_destination(const arch::TileBinding& binding,
                                                         std::uint32_t capacity) const;
+  // The source of a move that reads old and writes new, when the plan retires
+  // its register (queue naming): its contents move out before the commit.
+  // Otherwise the source stays in place and nullopt is returned.
+  std::optional<arch::LocalTile> take_if_retired(const arch::AllocationPlan& plan, unsigned source);
   // Commits a planned destination and records it as the block's result.
   arch::LocalTile& commit_destination(const arch::AllocationPlan& plan, const arch::TileInfo& info,
                                       std::uint8_t mask);

@@ -86,6 +86,8 @@ inline void ior(BlockDescriptor& b, std::uint64_t base, std::uint64_t stride) {
 }
 
 struct Core {
+  explicit Core(arch::TileNaming naming = arch::TileNaming::Asl) : local(naming) {}
+
   memory::Memory memory{0, 1 << 20};
   arch::LocalTileFile local;
   arch::SharedTileFile shared_file;

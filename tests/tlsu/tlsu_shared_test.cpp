@@ -2,6 +2,9 @@
 // BSTART.TMOV): per-PE quarters, publication, BROADCAST/EXTRACT, GMOV.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <vector>
+
 #include "tlsu_fixture.hpp"
 
 namespace ptovp::tlsu::test {
@@ -207,6 +210,48 @@ TEST(TlsuShared, GmovCopiesPeerPayloads) {
   for (unsigned pe = 0; pe < 4; ++pe) {
     EXPECT_TRUE(std::equal(d.payload(pe), d.payload(pe) + 128,
                            core.local.at(0).payload(static_cast<unsigned>(peers[pe]))));
+  }
+}
+
+// Queue naming: a full hand's 17th destination retires the oldest register,
+// which may be the move's own source. TMOV and GMOV read it before the
+// destination takes its register.
+TEST(TlsuShared, MovesReadTheSourceTheirDestinationRetires) {
+  for (const TlsuFunction function : {TlsuFunction::TMov, TlsuFunction::GMov}) {
+    Core core(arch::TileNaming::Queue);
+    core.fill(0, 0x8000, 41);
+    for (std::uint64_t i = 0; i < arch::kHandSize; ++i) {
+      BlockDescriptor load = block(TlsuFunction::TLoad, DataType::U8);
+      dims(load, 16, 8, 16);
+      const std::uint64_t bases[4] = {i * 0x200, i * 0x200 + 0x80, i * 0x200 + 0x100,
+                                      i * 0x200 + 0x180};
+      ior(load, bases, 16);
+      destination(load, 0, 1);
+      ASSERT_FALSE(core.run(load));
+    }
+    // Register 0 holds the oldest tile of hand T, named T#16 (code 15).
+    std::array<std::vector<std::uint8_t>, 4> oldest;
+    for (unsigned pe = 0; pe < 4; ++pe)
+      oldest[pe].assign(core.local.at(0).payload(pe), core.local.at(0).payload(pe) + 128);
+    BlockDescriptor move = block(function, DataType::U8);
+    source(move, 15, arch::kAllPes, 0, 1);
+    const std::uint64_t peers[4] = {2, 3, 0, 1};
+    if (function == TlsuFunction::GMov) {
+      ior(move, peers, 0);
+      move.ior.source = {1, 0, 0};
+    }
+    const auto fault = core.run(move);
+    ASSERT_FALSE(fault) << fault->describe();
+    ASSERT_EQ(core.tlsu.last_destination(), 0u);
+    const arch::LocalTile& d = core.local.at(0);
+    EXPECT_TRUE(d.contents_defined());
+    for (unsigned pe = 0; pe < 4; ++pe) {
+      const unsigned from = function == TlsuFunction::GMov ? static_cast<unsigned>(peers[pe]) : pe;
+      EXPECT_TRUE(std::equal(d.payload(pe), d.payload(pe) + 128, oldest[from].begin()))
+          << "PE" << pe;
+    }
+    EXPECT_EQ(core.local.resolve_source(0).value(), 0u);  // the newest, T#1
+    EXPECT_EQ(core.local.resolve_source(15).value(), 1u);
   }
 }
 
