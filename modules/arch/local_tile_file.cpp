@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "numeric/pooled_memory.hpp"
+
 namespace ptovp::arch {
 
 namespace {
@@ -22,7 +24,7 @@ std::uint64_t charge(const LocalTile& tile) {
 
 LocalTileFile::LocalTileFile(TileNaming naming, CapacityModel capacity)
     : naming_(naming), capacity_(capacity) {
-  prefault_tile_storage(kPrefaultedTileStorage);
+  numeric::prefault_pooled_memory(kPrefaultedTileStorage);
 }
 
 void LocalTileFile::reset() {

@@ -1,147 +1,11 @@
 #include "arch/tile_payload.hpp"
 
-#include <cstdlib>
 #include <cstring>
-#include <new>
 #include <utility>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define PTOVP_PAYLOADS_ON_HEAP 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PTOVP_PAYLOADS_ON_HEAP 1
-#endif
-#endif
-
-#ifndef PTOVP_PAYLOADS_ON_HEAP
-#include <sys/mman.h>
-
-#include <algorithm>
-#include <mutex>
-#include <unordered_map>
-#include <vector>
-#endif
+#include "numeric/pooled_memory.hpp"
 
 namespace ptovp::arch {
-
-namespace {
-
-#ifdef PTOVP_PAYLOADS_ON_HEAP
-
-std::uint8_t* acquire(std::uint32_t bytes) {
-  void* storage = std::calloc(bytes, 1);
-  if (storage == nullptr) throw std::bad_alloc();
-  return static_cast<std::uint8_t*>(storage);
-}
-
-void give_back(std::uint8_t* storage, std::uint32_t) {
-  std::free(storage);
-}
-
-void prefault(std::size_t) {}
-
-#else
-
-constexpr std::size_t kHugePage = std::size_t{2} << 20;
-constexpr std::size_t kArenaBytes = 4 * kHugePage;
-// Payloads start on cache lines; the pool recycles by rounded size.
-constexpr std::size_t kGranule = 64;
-
-std::size_t rounded(std::uint32_t bytes) {
-  return (bytes + kGranule - 1) & ~(kGranule - 1);
-}
-
-class PayloadPool {
- public:
-  // `size` zero bytes.
-  std::uint8_t* acquire(std::size_t size) {
-    const std::lock_guard lock(mutex_);
-    if (auto& recycled = free_[size]; !recycled.empty()) {
-      std::uint8_t* storage = recycled.back();
-      recycled.pop_back();
-      std::memset(storage, 0, size);
-      return storage;
-    }
-    // A payload larger than a quarter arena gets its own mapping rather than
-    // abandoning most of the current arena.
-    if (size > kArenaBytes / 4) return map_zeroed(size);
-    if (size > arena_left_) {
-      arena_next_ = map_zeroed(kArenaBytes);
-      arena_left_ = kArenaBytes;
-    }
-    // Carved storage has not been touched since it was mapped: it is zero.
-    std::uint8_t* storage = arena_next_;
-    arena_next_ += size;
-    arena_left_ -= size;
-    return storage;
-  }
-
-  void give_back(std::uint8_t* storage, std::size_t size) {
-    const std::lock_guard lock(mutex_);
-    free_[size].push_back(storage);
-  }
-
-  void prefault(std::size_t bytes) {
-    const std::lock_guard lock(mutex_);
-    bytes = std::min(bytes, kArenaBytes);
-    if (bytes > arena_left_) {
-      arena_next_ = map_zeroed(kArenaBytes);
-      arena_left_ = kArenaBytes;
-    }
-    // Only storage not yet carved is written, and with zero: it stays zero.
-    constexpr std::size_t kPage = 4096;
-    for (std::size_t at = 0; at < bytes; at += kPage)
-      static_cast<volatile std::uint8_t*>(arena_next_)[at] = 0;
-  }
-
- private:
-  // Zero memory on a huge-page boundary, advised for transparent huge pages
-  // (only advice: without them it is ordinary 4 KiB pages).
-  static std::uint8_t* map_zeroed(std::size_t size) {
-    const std::size_t length = (size + kHugePage - 1) / kHugePage * kHugePage;
-    void* mapped = mmap(nullptr, length + kHugePage, PROT_READ | PROT_WRITE,
-                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (mapped == MAP_FAILED) throw std::bad_alloc();
-    const auto base = reinterpret_cast<std::uintptr_t>(mapped);
-    const std::uintptr_t start = (base + kHugePage - 1) & ~(kHugePage - 1);
-    if (start > base) munmap(mapped, start - base);
-    const std::uintptr_t tail = base + length + kHugePage - (start + length);
-    if (tail > 0) munmap(reinterpret_cast<void*>(start + length), tail);
-    madvise(reinterpret_cast<void*>(start), length, MADV_HUGEPAGE);
-    return reinterpret_cast<std::uint8_t*>(start);
-  }
-
-  std::mutex mutex_;
-  std::unordered_map<std::size_t, std::vector<std::uint8_t*> > free_;
-  std::uint8_t* arena_next_ = nullptr;
-  std::size_t arena_left_ = 0;
-};
-
-PayloadPool& pool() {
-  // Never destroyed: tiles with static storage duration may outlive it.
-  static auto* const instance = new PayloadPool;
-  return *instance;
-}
-
-std::uint8_t* acquire(std::uint32_t bytes) {
-  return pool().acquire(rounded(bytes));
-}
-
-void give_back(std::uint8_t* storage, std::uint32_t bytes) {
-  pool().give_back(storage, rounded(bytes));
-}
-
-void prefault(std::size_t bytes) {
-  pool().prefault(bytes);
-}
-
-#endif
-
-}  // namespace
-
-void prefault_tile_storage(std::size_t bytes) {
-  prefault(bytes);
-}
 
 TilePayload::TilePayload(const TilePayload& other) {
   *this = other;
@@ -176,12 +40,12 @@ void TilePayload::assign_zeroed(std::uint32_t bytes) {
   }
   clear();
   if (bytes == 0) return;
-  bytes_ = acquire(bytes);
+  bytes_ = numeric::pooled_acquire(bytes);
   size_ = bytes;
 }
 
 void TilePayload::clear() {
-  if (bytes_ != nullptr) give_back(bytes_, size_);
+  if (bytes_ != nullptr) numeric::pooled_release(bytes_, size_);
   bytes_ = nullptr;
   size_ = 0;
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -13,6 +14,7 @@
 #include "numeric/dyadic.hpp"
 #include "numeric/encoders.hpp"
 #include "numeric/error.hpp"
+#include "numeric/pooled_memory.hpp"
 #include "numeric/rounding.hpp"
 #include "numeric/transpose.hpp"
 #include "numeric/value_codec.hpp"
@@ -269,7 +271,7 @@ std::uint32_t reference_pto_v0(const DotOperands& ops, const DotShape& s, std::s
 // units).
 template <typename T, typename Value>
 bool pack_panels(const OperandView& v, bool a_side, std::size_t padded_lines, std::size_t depth,
-                 std::vector<T>& out, Value value, dot_detail::Widener<T> widen = nullptr,
+                 PooledVector<T>& out, Value value, dot_detail::Widener<T> widen = nullptr,
                  Transpose8 transpose = nullptr) {
   const std::size_t block = a_side ? 1 : kNR;
   auto line_term = [&](std::size_t i) { return (i / block) * depth * block + i % block; };
@@ -301,7 +303,7 @@ bool pack_panels(const OperandView& v, bool a_side, std::size_t padded_lines, st
     const std::size_t span = *row_hi + *col_hi + 1 - first;
     if (span <= 2 * v.rows() * v.cols()) {
       // Grown only: resizing down and up again would zero the tail each call.
-      thread_local std::vector<T> stage;
+      thread_local PooledVector<T> stage;
       thread_local std::vector<std::size_t> depth_offset;
       if (stage.size() < span) stage.resize(span);
       widen(v.type, v.data + first * bytes, span, stage.data());
@@ -509,7 +511,7 @@ bool is_byte_lane(DataType t) {
 
 // Multiplies widened panels by their lanes' scales (the same one rounding as
 // value() * scale per element).
-void apply_scales(std::vector<float>& out, bool a_side, std::size_t lines, std::size_t k,
+void apply_scales(PooledVector<float>& out, bool a_side, std::size_t lines, std::size_t k,
                   const LineScales<float>& scales) {
   const std::size_t run = std::size_t{1} << scales.shift;
   if (a_side) {
@@ -540,7 +542,7 @@ void apply_scales(std::vector<float>& out, bool a_side, std::size_t lines, std::
 }
 
 void pack_float_side(const OperandView& v, const std::optional<OperandView>& scale, bool a_side,
-                     bool simd, std::size_t lines, std::size_t k, std::vector<float>& out) {
+                     bool simd, std::size_t lines, std::size_t k, PooledVector<float>& out) {
   with_float_converter(v.type, [&](auto convert) {
     if (!scale) {
       const bool widens = v.type == DataType::FP32 || v.type == DataType::FP16 ||
@@ -573,7 +575,7 @@ void pack_float_side(const OperandView& v, const std::optional<OperandView>& sca
 
 void pack_wrap_side(const OperandView& v, const std::optional<OperandView>& scale, bool a_side,
                     NumericProfile profile, std::size_t lines, std::size_t k,
-                    std::vector<std::uint32_t>& out) {
+                    PooledVector<std::uint32_t>& out) {
   // Narrow lanes go through a table of their words. Wider ones are 16-bit
   // integers or pto-v0 floats, whose carrier is their word; only S4X2 lanes
   // differ between the profiles (pto-v0 zero-extends them).
@@ -628,20 +630,20 @@ bool avx2_supported() {
 
 }  // namespace
 
-// Exact FP32 value of every raw lane of each type of at most 8 bits, from the
-// codec; invalid encodings are NaN.
+// Exact FP32 value of every raw lane of a type of at most 8 bits, from the
+// codec; invalid encodings are NaN. Each type's table is built on its first
+// use: a program needs two or three of them, and building all of them cost
+// the first block more than its kernels.
 const float* dot_detail::lane_table(DataType type) {
-  static const auto tables = [] {
-    std::array<std::array<float, 256>, 32> all{};
-    for (const DataTypeInfo& ti : kDataTypes) {
-      if (ti.lane_bits > 8) continue;
-      for (unsigned raw = 0; raw < 256; ++raw) {
-        all[code(ti.type)][raw] = static_cast<float>(to_double(decode(ti.type, raw)));
-      }
-    }
-    return all;
-  }();
-  return tables[code(type)].data();
+  static std::array<std::array<float, 256>, 32> tables;
+  static std::array<std::once_flag, 32> built;
+  const unsigned index = code(type);
+  std::call_once(built[index], [&] {
+    if (info(type).lane_bits > 8) return;
+    for (unsigned raw = 0; raw < 256; ++raw)
+      tables[index][raw] = static_cast<float>(to_double(decode(type, raw)));
+  });
+  return tables[index].data();
 }
 
 OperandView row_major_view(DataType type, const std::uint8_t* data, std::size_t size_bytes,
@@ -792,9 +794,10 @@ std::uint8_t dot(const DotOperands& ops, std::uint32_t* d, DotBackend backend) {
         d[m * s.n + n] = initial_word(ops, m, n, flags);
     }
   }
-  // Panels are reused across calls on one thread.
+  // Panels are reused across calls on one thread, in pooled memory (its
+  // first growth would otherwise fault in a page per 4 KiB touched).
   if (ops.profile == NumericProfile::Hardware && s.accumulator == DataType::FP32) {
-    thread_local std::vector<float> a, b;
+    thread_local PooledVector<float> a, b;
     pack_float_side(ops.a, ops.a_scale, true, simd, s.m, s.k, a);
     pack_float_side(ops.b, ops.b_scale, false, simd, s.n, s.k, b);
     const std::vector<float> bias = bias_panel<float>(ops, s.n);
@@ -806,7 +809,7 @@ std::uint8_t dot(const DotOperands& ops, std::uint32_t* d, DotBackend backend) {
       dot_detail::run_tiles<float, dot_detail::FloatArithmetic>(p);
     }
   } else {
-    thread_local std::vector<std::uint32_t> a, b;
+    thread_local PooledVector<std::uint32_t> a, b;
     pack_wrap_side(ops.a, ops.a_scale, true, ops.profile, s.m, s.k, a);
     pack_wrap_side(ops.b, ops.b_scale, false, ops.profile, s.n, s.k, b);
     const std::vector<std::uint32_t> bias = bias_panel<std::uint32_t>(ops, s.n);

@@ -218,6 +218,9 @@ void move_rows(Memory& memory, const Footprint& footprint, Tile& tile) {
     }
     if constexpr (!kLoad) blocks.transpose(dense, 8 * unit, gm, stride);
   };
+  // GM rows of each group of 8 that moves by blocks (null: by runs).
+  using GmRows = decltype(block_rows(memory, 0, 0, 0, false));
+  thread_local std::vector<GmRows> group_gm;
   for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
     if (!arch::pe_selected(footprint.pe_mask, pe)) continue;
     auto* payload = tile.payload(pe);
@@ -229,25 +232,30 @@ void move_rows(Memory& memory, const Footprint& footprint, Tile& tile) {
         move(slots + slot, gm + at, length);
       });
     };
-    std::uint32_t row = 0;
-    for (; blocks.transpose != nullptr && row + 8 <= t.valid_rows; row += 8) {
-      const std::uint8_t rows = blocks.rows[row / 8];
-      auto* gm = rows == 0
-                     ? nullptr
-                     : block_rows(memory, footprint.address(pe, row, 0), stride, row_bytes, !kLoad);
-      std::size_t first = 0;
-      if (gm != nullptr) {
-        for (std::size_t j = 0; j < blocks.runs; j += 8) {
-          move_block(payload + row_at[row] + runs.offset[j], gm + j * unit, stride, rows,
-                     row_at[row + 4] - row_at[row]);
-        }
-        first = blocks.runs;
+    const std::uint32_t groups = blocks.transpose != nullptr ? t.valid_rows / 8 : 0;
+    group_gm.assign(groups, nullptr);
+    for (std::uint32_t g = 0; g < groups; ++g) {
+      if (blocks.rows[g] != 0) {
+        group_gm[g] =
+            block_rows(memory, footprint.address(pe, 8 * g, 0), stride, row_bytes, !kLoad);
       }
-      for (std::uint32_t i = 0; first < runs.offset.size() && i < 8; ++i)
-        move_runs(row + i, first);
     }
-    for (; row < t.valid_rows; ++row)
-      move_runs(row, 0);
+    // Blocks go down the groups before along the runs: the groups' blocks of
+    // one run fill the same payload lines (a CUBE_M32 CELL's rows), which are
+    // then written while they are in cache. Distinct rows (stores check
+    // block_rows) make the order free.
+    for (std::size_t j = 0; j < blocks.runs; j += 8) {
+      for (std::uint32_t g = 0; g < groups; ++g) {
+        if (group_gm[g] == nullptr) continue;
+        const std::uint32_t row = 8 * g;
+        move_block(payload + row_at[row] + runs.offset[j], group_gm[g] + j * unit, stride,
+                   blocks.rows[g], row_at[row + 4] - row_at[row]);
+      }
+    }
+    for (std::uint32_t row = 0; row < t.valid_rows; ++row) {
+      const bool blocked = row / 8 < groups && group_gm[row / 8] != nullptr;
+      if (!blocked || blocks.runs < runs.offset.size()) move_runs(row, blocked ? blocks.runs : 0);
+    }
   }
 }
 

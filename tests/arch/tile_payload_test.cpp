@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "arch/tile_payload.hpp"
+#include "numeric/pooled_memory.hpp"
 
 namespace ptovp::arch {
 namespace {
@@ -111,7 +112,7 @@ TEST(TilePayload, CopiesAreDeepAndMovesEmptyTheSource) {
 }
 
 TEST(TilePayload, PrefaultKeepsFreshStorageZero) {
-  prefault_tile_storage(std::size_t{2} << 20);
+  numeric::prefault_pooled_memory(std::size_t{2} << 20);
   std::vector<TilePayload> payloads(64);
   for (TilePayload& payload : payloads) {
     payload.assign_zeroed(8192);
