@@ -240,6 +240,20 @@ void move_rows(Memory& memory, const Footprint& footprint, Tile& tile) {
             block_rows(memory, footprint.address(pe, 8 * g, 0), stride, row_bytes, !kLoad);
       }
     }
+    // The blocks walk the groups' GM rows and the payload across: ask for
+    // every line of both up front, so that their misses overlap.
+    bool blocked = false;
+    for (std::uint32_t g = 0; g < groups; ++g) {
+      if (group_gm[g] == nullptr) continue;
+      blocked = true;
+      for (std::uint32_t i = 0; i < 8; ++i) {
+        const auto* row = reinterpret_cast<const char*>(group_gm[g] + i * stride);
+        for (std::uint64_t at = 0; at < row_bytes; at += 64)
+          __builtin_prefetch(row + at, kLoad ? 0 : 1);
+      }
+    }
+    for (std::size_t at = 0; blocked && at < t.capacity_bytes; at += 64)
+      __builtin_prefetch(reinterpret_cast<const char*>(payload) + at, kLoad ? 1 : 0);
     // Blocks go down the groups before along the runs: the groups' blocks of
     // one run fill the same payload lines (a CUBE_M32 CELL's rows), which are
     // then written while they are in cache. Distinct rows (stores check
