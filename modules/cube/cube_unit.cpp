@@ -93,7 +93,7 @@ void store_words(std::uint8_t* payload, const std::uint32_t* row_term, std::uint
       for (std::uint32_t i = 0; i < 8; ++i)
         for (std::uint32_t j = 0; j < 8; ++j)
           block[i * 8 + j] = static_cast<std::uint32_t>(word_at(r0 + i, c0 + j));
-      transpose(reinterpret_cast<const std::uint8_t*>(block), 8 * 4,
+      transpose(reinterpret_cast<const std::uint8_t*>(block), sizeof block / 8,
                 payload + (std::size_t{row_term[r0]} + col_term[c0]) * 4, std::size_t{stride} * 4);
     }
     for (std::uint32_t i = 0; i < 8; ++i)

@@ -99,13 +99,15 @@ class Pool {
     void* mapped = mmap(nullptr, length + kHugePage, PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mapped == MAP_FAILED) throw std::bad_alloc();
-    const auto base = reinterpret_cast<std::uintptr_t>(mapped);
-    const std::uintptr_t start = (base + kHugePage - 1) & ~(kHugePage - 1);
-    if (start > base) munmap(mapped, start - base);
-    const std::uintptr_t tail = base + kHugePage - start;
-    if (tail > 0) munmap(reinterpret_cast<void*>(start + length), tail);
-    madvise(reinterpret_cast<void*>(start), length, MADV_HUGEPAGE);
-    return reinterpret_cast<std::uint8_t*>(start);
+    // Keep the huge-page-aligned `length` bytes; unmap the head and the tail.
+    auto* const base = static_cast<std::uint8_t*>(mapped);
+    const std::size_t head =
+        (kHugePage - reinterpret_cast<std::uintptr_t>(base) % kHugePage) % kHugePage;
+    std::uint8_t* const start = base + head;
+    if (head > 0) munmap(base, head);
+    if (head < kHugePage) munmap(start + length, kHugePage - head);
+    madvise(start, length, MADV_HUGEPAGE);
+    return start;
   }
 
   std::mutex mutex_;
