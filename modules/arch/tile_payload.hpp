@@ -1,6 +1,7 @@
 // The bytes one PE holds for a Local tile. Tiles come and go at block rate, so
 // payloads come from the pooled memory (numeric/pooled_memory.hpp), not the
-// general heap.
+// general heap. Not a PooledVector: a vector zero-fills on every resize, and
+// fresh pooled storage is zero already.
 #pragma once
 
 #include <cstdint>

@@ -13,8 +13,10 @@ namespace ptovp::cube {
 
 namespace {
 
-// One PE's results before publication.
+// One PE's results before publication: the raw accumulator, and the
+// post-process outputs unless it is the identity (D is then the accumulator).
 struct Staged {
+  std::vector<std::uint32_t> accumulator;
   std::vector<std::uint64_t> d;
   std::vector<std::uint32_t> row_max, group_max;
 };
@@ -48,59 +50,49 @@ void set_view(numeric::OperandView& view, ViewShape& shape, const OperandSource&
   view.data = payload;
 }
 
-// Writes a PE's staged raw values (`value(r, c)`) into slots row_term[r] +
-// col_term[c] as `Word`s: write_slot's width dispatch is per element.
-template <typename Word, typename Value>
+// Writes a PE's staged values (`words`, rows x cols, row-major) into slots
+// row_term[r] + col_term[c] as `Slot`s. 32-bit slots where 8 consecutive rows
+// take consecutive slots and 8 consecutive columns sit at one stride (FP32/S32
+// in CUBE_M32, whose CELL is a column of 32 rows) move an 8 x 8 block at a
+// time: narrowed into a dense block, then one transpose.
+template <typename Slot, typename Word>
 void store_rows(std::uint8_t* payload, const std::uint32_t* row_term, std::uint32_t rows,
-                const std::uint32_t* col_term, std::uint32_t cols, Value value) {
-  for (std::uint32_t r = 0; r < rows; ++r) {
-    std::uint8_t* row = payload + std::size_t{row_term[r]} * sizeof(Word);
-    for (std::uint32_t c = 0; c < cols; ++c) {
-      const auto word = static_cast<Word>(value(r, c));
-      std::memcpy(row + std::size_t{col_term[c]} * sizeof(Word), &word, sizeof word);
-    }
-  }
-}
-
-// store_rows for D's 32-bit words, `words` its staged rows x cols. Where 8
-// consecutive rows take consecutive slots and 8 consecutive columns sit at
-// one stride (FP32/S32 in CUBE_M32, whose CELL is a column of 32 rows), an
-// 8 x 8 block narrows into a dense block and moves by one transpose; the rest
-// goes word by word.
-void store_words(std::uint8_t* payload, const std::uint32_t* row_term, std::uint32_t rows,
-                 const std::uint32_t* col_term, std::uint32_t cols, const std::uint64_t* words) {
-  static const numeric::Transpose8 transpose = numeric::transpose8(4);
-  auto word_at = [&](std::uint32_t r, std::uint32_t c) { return words[std::size_t{r} * cols + c]; };
-  auto by_words = [&](std::uint32_t r, std::uint32_t c0, std::uint32_t c1) {
-    for (std::uint32_t c = c0; c < c1; ++c) {
-      const auto word = static_cast<std::uint32_t>(word_at(r, c));
-      std::memcpy(payload + (std::size_t{row_term[r]} + col_term[c]) * 4, &word, 4);
+                const std::uint32_t* col_term, std::uint32_t cols, const Word* words) {
+  auto store = [&](std::uint32_t r, std::uint32_t c0) {
+    std::uint8_t* row = payload + std::size_t{row_term[r]} * sizeof(Slot);
+    for (std::uint32_t c = c0; c < cols; ++c) {
+      const auto slot = static_cast<Slot>(words[std::size_t{r} * cols + c]);
+      std::memcpy(row + std::size_t{col_term[c]} * sizeof(Slot), &slot, sizeof slot);
     }
   };
   std::uint32_t r0 = 0;
-  for (; r0 + 8 <= rows; r0 += 8) {
-    bool consecutive = true;
-    for (std::uint32_t i = 1; i < 8; ++i)
-      consecutive = consecutive && row_term[r0 + i] == row_term[r0] + i;
-    std::uint32_t c0 = 0;
-    for (; consecutive && c0 + 8 <= cols; c0 += 8) {
-      const std::uint32_t stride = col_term[c0 + 1] - col_term[c0];
-      bool even = col_term[c0 + 1] > col_term[c0] && stride >= 8;
-      for (std::uint32_t j = 2; j < 8; ++j)
-        even = even && col_term[c0 + j] == col_term[c0] + j * stride;
-      if (!even) break;
-      std::uint32_t block[8 * 8];
+  if constexpr (sizeof(Slot) == 4) {
+    static const numeric::Transpose8 transpose = numeric::transpose8(4);
+    for (; r0 + 8 <= rows; r0 += 8) {
+      bool consecutive = true;
+      for (std::uint32_t i = 1; i < 8; ++i)
+        consecutive = consecutive && row_term[r0 + i] == row_term[r0] + i;
+      std::uint32_t c0 = 0;
+      for (; consecutive && c0 + 8 <= cols; c0 += 8) {
+        const std::uint32_t stride = col_term[c0 + 1] - col_term[c0];
+        bool even = col_term[c0 + 1] > col_term[c0] && stride >= 8;
+        for (std::uint32_t j = 2; j < 8; ++j)
+          even = even && col_term[c0 + j] == col_term[c0] + j * stride;
+        if (!even) break;
+        Slot block[8 * 8];
+        for (std::uint32_t i = 0; i < 8; ++i)
+          for (std::uint32_t j = 0; j < 8; ++j)
+            block[i * 8 + j] = static_cast<Slot>(words[std::size_t{r0 + i} * cols + c0 + j]);
+        transpose(reinterpret_cast<const std::uint8_t*>(block), sizeof block / 8,
+                  payload + (std::size_t{row_term[r0]} + col_term[c0]) * 4,
+                  std::size_t{stride} * 4);
+      }
       for (std::uint32_t i = 0; i < 8; ++i)
-        for (std::uint32_t j = 0; j < 8; ++j)
-          block[i * 8 + j] = static_cast<std::uint32_t>(word_at(r0 + i, c0 + j));
-      transpose(reinterpret_cast<const std::uint8_t*>(block), sizeof block / 8,
-                payload + (std::size_t{row_term[r0]} + col_term[c0]) * 4, std::size_t{stride} * 4);
+        store(r0 + i, c0);
     }
-    for (std::uint32_t i = 0; i < 8; ++i)
-      by_words(r0 + i, c0, cols);
   }
   for (; r0 < rows; ++r0)
-    by_words(r0, 0, cols);
+    store(r0, 0);
 }
 
 }  // namespace
@@ -111,7 +103,6 @@ struct CubeUnit::Block {
   numeric::DotOperands views;
   std::array<ViewShape, 7> shapes;  // a, b, a_scale, b_scale, c, c_scale, bias
   std::array<Staged, arch::kPeCount> staged;
-  std::vector<std::uint32_t> accumulator;
   std::vector<std::uint32_t> row_term, col_term;  // publication's storage terms
   std::uint8_t flags = 0;
 };
@@ -186,20 +177,21 @@ void CubeUnit::compute_rows(unsigned pe) {
   set_optional(ops.c, shapes[4], plan.c, 0, rows, n);
   set_optional(ops.c_scale, shapes[5], plan.c_scale, 0, rows, 1);
   set_optional(ops.bias, shapes[6], plan.bias_tile, 0, 1, n);
-  open.accumulator.resize(std::size_t{rows} * n);
-  open.flags |= numeric::dot(ops, open.accumulator.data());
+  Staged& out = open.staged[pe];
+  out.accumulator.resize(std::size_t{rows} * n);
+  open.flags |= numeric::dot(ops, out.accumulator.data());
 
   // The post-process belongs to the rendezvous: its outputs are staged with
   // the block and publish with D (docs/cube.md, "Data flow").
   const fpatr::PostProcessUnit& pp = *plan.post;
+  if (pp.identity()) return;
   const std::uint32_t groups = pp.group_max() ? pp.groups(n) : 0;
-  Staged& out = open.staged[pe];
-  out.d.resize(open.accumulator.size());
+  out.d.resize(out.accumulator.size());
   out.row_max.resize(pp.row_max() ? rows : 0);
   out.group_max.resize(std::size_t{rows} * groups);
   const fpatr::Parameters parameters =
       pp.parameters(*open.descriptor, pe, local_, plan.post_sources.data(), rows, n);
-  open.flags |= pp.run(open.accumulator.data(), rows, n, parameters,
+  open.flags |= pp.run(out.accumulator.data(), rows, n, parameters,
                        {out.d.data(), out.row_max.data(), out.group_max.data()});
 }
 
@@ -225,9 +217,9 @@ CubeOutcome CubeUnit::commit() {
     last_destinations_.push_back(placed->index);
   }
 
-  // Publish D, RowMaxOut, GroupMaxOut and the status flags together.
-  // `dense(staged)`: the staged values as rows x cols words, or null.
-  auto publish = [&](unsigned index, std::uint32_t cols, auto value, auto dense) {
+  // Publish D, RowMaxOut, GroupMaxOut and the status flags together;
+  // `staged_words(staged)` is a PE's staged rows x cols values of the tile.
+  auto publish = [&](unsigned index, std::uint32_t cols, auto staged_words) {
     arch::LocalTile& tile = local_.at(index);
     const arch::TileInfo& info = tile.info();
     // A slot is a row term plus a column term (arch::storage_index).
@@ -239,18 +231,11 @@ CubeOutcome CubeUnit::commit() {
     arch::storage_row_terms(info, max_rows, row_term);
     arch::storage_column_terms(info, cols, col_term);
     for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
-      const Staged& staged = open.staged[pe];
-      auto at = [&](std::uint32_t r, std::uint32_t c) { return value(staged, r, c); };
+      const auto* words = staged_words(open.staged[pe]);
       std::uint8_t* payload = tile.payload(pe);
       const std::uint32_t rows = plan.split.rows(pe);
-      auto store = [&](auto word) {
-        if constexpr (sizeof word == 4) {
-          if (const std::uint64_t* words = dense(staged)) {
-            store_words(payload, row_term.data(), rows, col_term.data(), cols, words);
-            return;
-          }
-        }
-        store_rows<decltype(word)>(payload, row_term.data(), rows, col_term.data(), cols, at);
+      auto store = [&](auto slot) {
+        store_rows<decltype(slot)>(payload, row_term.data(), rows, col_term.data(), cols, words);
       };
       switch (arch::element_bits(info.data_type)) {
         case 8: store(std::uint8_t{}); break;
@@ -260,32 +245,26 @@ CubeOutcome CubeUnit::commit() {
         default:  // 4-bit slots share a byte
           for (std::uint32_t r = 0; r < rows; ++r)
             for (std::uint32_t c = 0; c < cols; ++c)
-              arch::write_slot(payload, info.data_type, row_term[r] + col_term[c], at(r, c));
+              arch::write_slot(payload, info.data_type, row_term[r] + col_term[c],
+                               words[std::size_t{r} * cols + c]);
       }
     }
     tile.define_valid_region();
   };
   const fpatr::PostProcessUnit& pp = *plan.post;
-  const std::uint32_t n = plan.n;
-  const std::uint32_t groups = pp.group_max() ? pp.groups(n) : 0;
   std::size_t next = 0;
-  auto not_dense = [](const Staged&) -> const std::uint64_t* { return nullptr; };
-  publish(
-      last_destinations_[next++], n,
-      [n](const Staged& s, std::size_t r, std::size_t c) { return s.d[r * n + c]; },
-      [](const Staged& s) { return s.d.data(); });
+  if (pp.identity()) {
+    publish(last_destinations_[next++], plan.n,
+            [](const Staged& s) { return s.accumulator.data(); });
+  } else {
+    publish(last_destinations_[next++], plan.n, [](const Staged& s) { return s.d.data(); });
+  }
   if (pp.row_max()) {
-    publish(
-        last_destinations_[next++], 1,
-        [](const Staged& s, std::size_t r, std::size_t) { return s.row_max[r]; }, not_dense);
+    publish(last_destinations_[next++], 1, [](const Staged& s) { return s.row_max.data(); });
   }
   if (pp.group_max()) {
-    publish(
-        last_destinations_[next], groups,
-        [groups](const Staged& s, std::size_t r, std::size_t c) {
-          return s.group_max[r * groups + c];
-        },
-        not_dense);
+    publish(last_destinations_[next], pp.groups(plan.n),
+            [](const Staged& s) { return s.group_max.data(); });
   }
   state_.raise_numeric_flags(open.flags);
   return {};

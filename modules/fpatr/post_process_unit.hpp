@@ -54,6 +54,8 @@ class PostProcessUnit {
   DataType output_type() const { return post_.output_type(); }
   bool row_max() const { return fpatr_.row_max_en(); }
   bool group_max() const { return fpatr_.group_max_en(); }
+  // Nothing to run: D is the raw accumulator and no maximum is asked for.
+  bool identity() const { return post_.identity() && !row_max() && !group_max(); }
   // GroupMaxOut columns for N output columns.
   std::uint32_t groups(std::uint32_t n) const;
 

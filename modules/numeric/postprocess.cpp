@@ -177,6 +177,10 @@ Encoded PostProcess::encode(const Block& block, const Value& value, std::int32_t
   return encode_to<D>(value, block.control);
 }
 
+bool PostProcess::identity() const {
+  return kernel_ == &row_loop<&passthrough>;
+}
+
 Encoded PostProcess::passthrough(const PostProcess&, const Block&, std::uint32_t value,
                                  const QuantParameter&, const Dyadic&) {
   return {value, 0};

@@ -61,6 +61,9 @@ class PostProcess {
   DataType accumulator_type() const { return accumulator_; }
   DataType output_type() const { return encoder_.type(); }
   NumericControl control() const { return control_; }
+  // PreQuantMode 0 without an activation: every output is its accumulator
+  // word, with no flag.
+  bool identity() const;
 
   // The mode's quant-parameter word, validated and decoded (default scale 1
   // for parameterless modes, whose word is ignored).

@@ -178,8 +178,8 @@ const RowPlan& row_plan(const arch::TileInfo& t) {
   return plan;
 }
 
-// load_rows (kLoad) and store_rows: per selected PE, groups of 8 rows by
-// blocks and then their remaining runs; rows that take no block by runs.
+// load_rows (kLoad) and store_rows: per selected PE, the blocks of the groups
+// of 8 rows, then every row's remaining runs (all of a row in no block).
 template <bool kLoad, typename Memory, typename Tile>
 void move_rows(Memory& memory, const Footprint& footprint, Tile& tile) {
   const arch::TileInfo& t = *footprint.tile;
@@ -218,9 +218,8 @@ void move_rows(Memory& memory, const Footprint& footprint, Tile& tile) {
     }
     if constexpr (!kLoad) blocks.transpose(dense, 8 * unit, gm, stride);
   };
-  // GM rows of each group of 8 that moves by blocks (null: by runs).
   using GmRows = decltype(block_rows(memory, 0, 0, 0, false));
-  thread_local std::vector<GmRows> group_gm;
+  thread_local std::vector<GmRows> group_gm;  // null: the group moves by runs
   for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
     if (!arch::pe_selected(footprint.pe_mask, pe)) continue;
     auto* payload = tile.payload(pe);
@@ -232,27 +231,24 @@ void move_rows(Memory& memory, const Footprint& footprint, Tile& tile) {
         move(slots + slot, gm + at, length);
       });
     };
+    // Each group's GM rows when it moves by blocks. The blocks walk the
+    // groups' rows and the payload across: every line of both is asked for
+    // up front, so that their misses overlap.
     const std::uint32_t groups = blocks.transpose != nullptr ? t.valid_rows / 8 : 0;
     group_gm.assign(groups, nullptr);
+    bool any_block = false;
     for (std::uint32_t g = 0; g < groups; ++g) {
-      if (blocks.rows[g] != 0) {
-        group_gm[g] =
-            block_rows(memory, footprint.address(pe, 8 * g, 0), stride, row_bytes, !kLoad);
-      }
-    }
-    // The blocks walk the groups' GM rows and the payload across: ask for
-    // every line of both up front, so that their misses overlap.
-    bool blocked = false;
-    for (std::uint32_t g = 0; g < groups; ++g) {
+      if (blocks.rows[g] == 0) continue;
+      group_gm[g] = block_rows(memory, footprint.address(pe, 8 * g, 0), stride, row_bytes, !kLoad);
       if (group_gm[g] == nullptr) continue;
-      blocked = true;
+      any_block = true;
       for (std::uint32_t i = 0; i < 8; ++i) {
         const auto* row = reinterpret_cast<const char*>(group_gm[g] + i * stride);
         for (std::uint64_t at = 0; at < row_bytes; at += 64)
           __builtin_prefetch(row + at, kLoad ? 0 : 1);
       }
     }
-    for (std::size_t at = 0; blocked && at < t.capacity_bytes; at += 64)
+    for (std::size_t at = 0; any_block && at < t.capacity_bytes; at += 64)
       __builtin_prefetch(reinterpret_cast<const char*>(payload) + at, kLoad ? 1 : 0);
     // Blocks go down the groups before along the runs: the groups' blocks of
     // one run fill the same payload lines (a CUBE_M32 CELL's rows), which are
