@@ -13,11 +13,6 @@ import argparse
 import csv
 import json
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
 UNITS = ["front end", "builder", "PE0", "PE1", "PE2", "PE3", "FPATR", "TLSU", "fabric"]
 
 
@@ -27,7 +22,6 @@ def point(stats):
     macs = sum(stats["macs"].values())
     moved = sum(stats["bytes"].values())
     row = {
-        "label": "",
         "cycles": stats["cycles"],
         "macs": macs,
         "bytes": moved,
@@ -43,22 +37,36 @@ def read_points(path):
     if not path.endswith(".csv"):
         with open(path) as f:
             return [point(json.load(f))]
+    # A sweep.py CSV: the columns before `status` name the point, those after are quantities.
+    points = []
     with open(path) as f:
-        return [{key: (value if key == "label" else float(value)) for key, value in row.items()}
-                for row in csv.DictReader(f)]
+        reader = csv.DictReader(f)
+        names = reader.fieldnames[:reader.fieldnames.index("status")]
+        for row in reader:
+            if row["status"] != "ok":
+                continue
+            p = {key: float(value) for key, value in row.items()
+                 if key not in names and key != "status"}
+            p["label"] = " ".join(f"{key}={row[key]}" for key in names)
+            points.append(p)
+    return points
 
 
 def plot(points, output):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     figure, (left, right) = plt.subplots(1, 2, figsize=(13, 4.8))
     width = 0.8 / len(points)
     for i, p in enumerate(points):
         left.bar([x + i * width for x in range(len(UNITS))], [100 * p[u] for u in UNITS], width,
-                 label=p["label"] or None)
+                 label=p.get("label") or None)
     left.set_xticks([x + 0.4 - width / 2 for x in range(len(UNITS))])
     left.set_xticklabels(UNITS, rotation=30)
     left.set_ylabel("utilisation (% of simulated cycles)")
     left.set_title("utilisation per unit")
-    if any(p["label"] for p in points):
+    if any(p.get("label") for p in points):
         left.legend(fontsize=7)
 
     peak = 4 * 16 * 16 * points[0]["k_step_bytes"]  # 8-bit inputs
@@ -72,7 +80,7 @@ def plot(points, output):
         for p in points:
             if p["bytes"] and p["macs"]:
                 right.plot(p["macs"] / p["bytes"], p["macs"] / p["cycles"], "o")
-                if p["label"]:
+                if p.get("label"):
                     right.annotate(p["label"], (p["macs"] / p["bytes"], p["macs"] / p["cycles"]),
                                    fontsize=7)
         right.set_xscale("log")

@@ -8,6 +8,7 @@ packages=(
   libsystemc-dev libboost-dev libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev libgmp-dev libmpfr-dev
   verilator clang clang-format clang-tidy python3-matplotlib
+  parallel slurm-wlm munge
 )
 
 missing=()
