@@ -402,6 +402,116 @@ TEST(DotLayouts, PackedLanesUseNibbleOrder) {
   EXPECT_EQ(d, testing::float_to_bits(-0.5f));  // 0.5 * 1 - 0.5 * 2
 }
 
+// --- extreme encodings through every packing path ---
+
+// Every 16-bit and 32-bit extreme encoding: a signed zero, the smallest and
+// largest subnormal, the smallest normal, the largest finite, an infinity, a
+// quiet and a signalling NaN, with the exact FP32 value each decodes to
+// (binary16 per IEEE 754; BF16 is the upper half of an FP32). A product with
+// 1.0 added to the +0 initial value is that value exactly, a NaN the canonical
+// NaN and -0 becomes +0 (numerics.md §3.3).
+struct Extreme {
+  std::uint32_t raw, want;
+};
+const std::vector<Extreme>& extremes_of(DataType type) {
+  static const std::vector<Extreme> fp16{
+      {0x0000, 0},          {0x8000, 0},          {0x0001, 0x33800000}, {0x8001, 0xB3800000},
+      {0x03FF, 0x387FC000}, {0x0400, 0x38800000}, {0x7BFF, 0x477FE000}, {0xFBFF, 0xC77FE000},
+      {0x7C00, kInf},       {0xFC00, 0xFF800000}, {0x7E00, kNaN},       {0xFC01, kNaN},
+      {0x3555, 0x3EAAA000}, {0x3C00, 0x3F800000}};
+  static const std::vector<Extreme> bf16{
+      {0x0000, 0},          {0x8000, 0},          {0x0001, 0x00010000}, {0x807F, 0x807F0000},
+      {0x0080, 0x00800000}, {0x7F7F, 0x7F7F0000}, {0xFF7F, 0xFF7F0000}, {0x7F80, kInf},
+      {0xFF80, 0xFF800000}, {0x7FC0, kNaN},       {0xFF81, kNaN},       {0x3F80, 0x3F800000}};
+  static const std::vector<Extreme> fp32{{0x00000000, 0},          {0x80000000, 0},
+                                         {0x00000001, 0x00000001}, {0x807FFFFF, 0x807FFFFF},
+                                         {0x00800000, 0x00800000}, {0x7F7FFFFF, 0x7F7FFFFF},
+                                         {0xFF7FFFFF, 0xFF7FFFFF}, {kInf, kInf},
+                                         {0xFF800000, 0xFF800000}, {0x7FC00000, kNaN},
+                                         {0xFF800001, kNaN},       {0x3F800000, 0x3F800000}};
+  return type == DataType::FP16 ? fp16 : type == DataType::BF16 ? bf16 : fp32;
+}
+
+std::uint64_t one_of(DataType type) {
+  return type == DataType::FP16 ? 0x3C00 : type == DataType::BF16 ? 0x3F80 : 0x3F800000;
+}
+
+// The extremes sit in row 1 of B (K = 3 x N) against an all-ones A (M = 2,
+// rows of 3), or in column 1 of A (M x 3) against an all-ones B; the other
+// depths hold +0. Row-major views take the contiguous runs (AVX2 widening),
+// column-major views the short-run staging (AVX2) or the element-wise
+// conversion (portable), and a pitch-5 slice the element-wise path on both.
+TEST(DotBoundaries, ExtremeEncodingsOnEitherSideThroughEveryLayoutAndBackend) {
+  enum class Layout { RowMajor, ColumnMajor, Slice };
+  for (DataType type : {DataType::FP16, DataType::BF16, DataType::FP32}) {
+    const std::vector<Extreme>& cases = extremes_of(type);
+    const std::size_t count = cases.size();
+    for (bool on_b : {true, false}) {
+      Problem p;
+      const std::size_t m = on_b ? 2 : count, n = on_b ? count : 2, k = 3;
+      p.a = Matrix{type, m, k, std::vector<std::uint64_t>(m * k, on_b ? one_of(type) : 0)};
+      p.b = Matrix{type, k, n, std::vector<std::uint64_t>(k * n, on_b ? 0 : one_of(type))};
+      for (std::size_t i = 0; i < count; ++i) {
+        if (on_b) {
+          p.b.raw[1 * n + i] = cases[i].raw;
+        } else {
+          p.a.raw[i * k + 1] = cases[i].raw;
+        }
+      }
+      const Built built(p);
+      for (Layout layout : {Layout::RowMajor, Layout::ColumnMajor, Layout::Slice}) {
+        SCOPED_TRACE(std::string(name(type)) + (on_b ? " in B, layout " : " in A, layout ") +
+                     std::to_string(static_cast<int>(layout)));
+        DotOperands ops = built.ops;
+        std::vector<std::uint8_t> a_bytes, b_bytes;
+        if (layout != Layout::RowMajor) {
+          const std::size_t pitch = layout == Layout::Slice ? 5 : 1;
+          for (OperandView* view : {&ops.a, &ops.b}) {
+            const std::size_t rows = view->rows();
+            for (std::size_t r = 0; r < rows; ++r)
+              view->row_offset[r] = r * pitch;
+            for (std::size_t c = 0; c < view->cols(); ++c)
+              view->col_offset[c] = c * rows * pitch;
+          }
+          a_bytes = lay_out(ops.a, p.a);
+          b_bytes = lay_out(ops.b, p.b);
+        }
+        std::vector<std::uint32_t> want(m * n);
+        for (std::size_t r = 0; r < m; ++r)
+          for (std::size_t c = 0; c < n; ++c)
+            want[r * n + c] = cases[on_b ? c : r].want;
+        EXPECT_EQ(reference_of(ops, m * n), want);
+        expect_paths_agree(ops, m * n, "extremes");
+      }
+    }
+  }
+}
+
+// Infinities meet: inf x 0 and inf + (-inf) are NaN, inf + finite stays inf,
+// for FP16 operands on both back ends.
+TEST(DotBoundaries, Fp16InfinitiesCombine) {
+  struct Case {
+    const char* what;
+    std::vector<std::uint64_t> a, b;
+    std::uint32_t want;
+  };
+  const Case cases[] = {
+      {"inf x 0", {0x7C00}, {0x0000}, kNaN},
+      {"-inf x -0", {0xFC00}, {0x8000}, kNaN},
+      {"inf - inf", {0x7C00, 0x7C00}, {0x3C00, 0xBC00}, kNaN},
+      {"inf + max", {0x7C00, 0x7BFF}, {0x3C00, 0x3C00}, kInf},
+      {"-inf x -1", {0xFC00}, {0xBC00}, kInf},
+      {"max x max is finite in FP32", {0x7BFF}, {0x7BFF}, 0x4F7FC004},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    Problem p;
+    p.a = Matrix{DataType::FP16, 1, c.a.size(), c.a};
+    p.b = Matrix{DataType::FP16, c.b.size(), 1, c.b};
+    EXPECT_EQ(run_all(p), std::vector<std::uint32_t>{c.want});
+  }
+}
+
 // --- rejected operands ---
 
 template <typename F>

@@ -156,13 +156,80 @@ const Row kRows[] = {
     {"DV-MODE0-NO-ACT", DataType::FP32, 0x7FC00001, 0, 0, 0, 0, NONE, false, 0x7FC00001, 0},
 };
 
-TEST(TileProfileMatrixPostProcessWithFlags, AvsAndDerivedRows) {
-  for (const Row& row : kRows) {
+template <std::size_t N>
+void expect_rows(const Row (&rows)[N]) {
+  for (const Row& row : rows) {
     const Encoded e = post_process_element(row.v, row.mode, row.relu, row.acc, row.q, row.r,
                                            {row.rmode, row.sat});
     EXPECT_EQ(e.bits, row.out) << row.id;
     EXPECT_EQ(e.flags, row.flags) << row.id;
   }
+}
+
+TEST(TileProfileMatrixPostProcessWithFlags, AvsAndDerivedRows) {
+  expect_rows(kRows);
+}
+
+// The edges of every integer destination (the exact minimum and maximum, one
+// beyond each, saturated and wrapped) and of the FP32 accumulator's subnormal
+// range, values derived from MatrixEncodeReal / MatrixQuantizedAffine by hand:
+// an exact in-range result raises no flag; out of range is OF|NX, saturated
+// or wrapped modulo 2^width; a tiny inexact result is UF|NX.
+const Row kBoundaryRows[] = {
+    // QF322B8_PRE: FP32 -> S8 (S9 intermediate, offset 0).
+    {"S8-MIN-EXACT", DataType::FP32, 0xC3000000, 24, 0, kScale1, 0, RNE, false, 0x80, 0},
+    {"S8-MIN-EXACT-SAT", DataType::FP32, 0xC3000000, 24, 0, kScale1, 0, RNE, true, 0x80, 0},
+    {"S8-MAX-EXACT", DataType::FP32, 0x42FE0000, 24, 0, kScale1, 0, RNE, true, 0x7F, 0},
+    {"S8-BELOW-MIN-SAT", DataType::FP32, 0xC3010000, 24, 0, kScale1, 0, RNE, true, 0x80, 0x14},
+    {"S8-BELOW-MIN-WRAP", DataType::FP32, 0xC3010000, 24, 0, kScale1, 0, RNE, false, 0x7F, 0x14},
+    {"S8-ABOVE-MAX-SAT", DataType::FP32, 0x43000000, 24, 0, kScale1, 0, RNE, true, 0x7F, 0x14},
+    {"S8-ABOVE-MAX-WRAP", DataType::FP32, 0x43000000, 24, 0, kScale1, 0, RNE, false, 0x80, 0x14},
+    {"S8-MIN-TIE-TO-EVEN", DataType::FP32, 0xC3008000, 24, 0, kScale1, 0, RNE, true, 0x80, 0x10},
+    // REQ8: S32 -> S8.
+    {"REQ8-MIN-EXACT", DataType::S32, 0xFFFFFF80, 3, 0, kScale1, 0, RNE, true, 0x80, 0},
+    {"REQ8-INT32-MIN-SAT", DataType::S32, 0x80000000, 3, 0, kScale1, 0, RNE, true, 0x80, 0x14},
+    // REQ4: S32 -> S4.
+    {"S4-MIN-EXACT", DataType::S32, 0xFFFFFFF8, 17, 0, kScale1, 0, RNE, true, 0x8, 0},
+    {"S4-MAX-EXACT", DataType::S32, 0x00000007, 17, 0, kScale1, 0, RNE, false, 0x7, 0},
+    {"S4-ABOVE-MAX-SAT", DataType::S32, 0x00000008, 17, 0, kScale1, 0, RNE, true, 0x7, 0x14},
+    // DEQS16: S32 -> S16 (S17 intermediate).
+    {"S16-MIN-EXACT", DataType::S32, 0xFFFF8000, 19, 0, kScale1, 0, RNE, true, 0x8000, 0},
+    {"S16-MAX-EXACT", DataType::S32, 0x00007FFF, 19, 0, kScale1, 0, RNE, false, 0x7FFF, 0},
+    {"S16-BELOW-MIN-SAT", DataType::S32, 0xFFFF7FFF, 19, 0, kScale1, 0, RNE, true, 0x8000, 0x14},
+    {"S16-BELOW-MIN-WRAP", DataType::S32, 0xFFFF7FFF, 19, 0, kScale1, 0, RNE, false, 0x7FFF, 0x14},
+    // SHIFTS322S16 (always saturating): q = 0 shifts by 1, code 15 by 16;
+    // floor division, the discarded bits raise nothing.
+    {"SHIFT1-S16-MIN-EXACT", DataType::S32, 0xFFFF0000, 13, 0, 0, 0, NONE, false, 0x8000, 0},
+    {"SHIFT1-S16-MIN-FLOOR", DataType::S32, 0xFFFF0001, 13, 0, 0, 0, NONE, false, 0x8000, 0},
+    {"SHIFT1-BELOW-MIN", DataType::S32, 0xFFFEFFFF, 13, 0, 0, 0, NONE, false, 0x8000, 0x14},
+    {"SHIFT1-S16-MAX-EXACT", DataType::S32, 0x0000FFFF, 13, 0, 0, 0, NONE, false, 0x7FFF, 0},
+    {"SHIFT1-ABOVE-MAX", DataType::S32, 0x00010000, 13, 0, 0, 0, NONE, false, 0x7FFF, 0x14},
+    {"SHIFT16-INT32-MIN", DataType::S32, 0x80000000, 13, 0, 0xF00000000, 0, NONE, false, 0x8000, 0},
+    {"SHIFT16-INT32-MAX", DataType::S32, 0x7FFFFFFF, 13, 0, 0xF00000000, 0, NONE, false, 0x7FFF, 0},
+    // S32 minimum to floating outputs: exact in BF16, an overflow in FP16.
+    {"INT32-MIN-BF16", DataType::S32, 0x80000000, 35, 0, kScale1, 0, RNE, false, 0xCF00, 0},
+    {"INT32-MIN-FP16", DataType::S32, 0x80000000, 5, 0, kScale1, 0, RNE, false, 0xFC00, 0x14},
+    {"INT32-MIN-FP16-SAT", DataType::S32, 0x80000000, 5, 0, kScale1, 0, RNE, true, 0xFBFF, 0x14},
+    // Subnormal FP32 accumulators: exponent 2^-149 for the biased exponent 0.
+    {"F32-MIN-SUBNORMAL", DataType::FP32, 0x00000001, 27, 0, kScale1, 0, RNE, false, 0x00000001, 0},
+    {"F32-MAX-SUBNORMAL-NEG", DataType::FP32, 0x807FFFFF, 27, 0, kScale1, 0, RNE, false, 0x807FFFFF,
+     0},
+    {"F32-SUBNORMAL-TIMES-2", DataType::FP32, 0x00000001, 27, 0, kScale2, 0, RNE, false, 0x00000002,
+     0},
+    {"F32-SUBNORMAL-TO-NORMAL", DataType::FP32, 0x00400000, 27, 0, kScale2, 0, RNE, false,
+     0x00800000, 0},
+    {"F32-SUBNORMAL-HALF-TIE", DataType::FP32, 0x00000003, 27, 0, 0x3F000000, 0, RNE, false,
+     0x00000002, 0x18},
+    {"F32-SUBNORMAL-HALF-TO-ZERO", DataType::FP32, 0x00000001, 27, 0, 0x3F000000, 0, RNE, false,
+     0x00000000, 0x18},
+    {"F32-SUBNORMAL-BF16-EXACT", DataType::FP32, 0x00010000, 16, 0, 0, 0, NONE, false, 0x0001, 0},
+    {"F32-SUBNORMAL-BF16-ROUNDS-UP", DataType::FP32, 0x007FFFFF, 16, 0, 0, 0, NONE, false, 0x0080,
+     0x18},
+    {"F32-SUBNORMAL-FP16", DataType::FP32, 0x807FFFFF, 1, 0, 0, 0, NONE, false, 0x8000, 0x18},
+};
+
+TEST(TileProfileMatrixPostProcessWithFlags, IntegerAndSubnormalEdges) {
+  expect_rows(kBoundaryRows);
 }
 
 TEST(PreQuantMode, TableHasTheTwentySevenCodes) {
