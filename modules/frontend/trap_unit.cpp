@@ -39,8 +39,11 @@ bool TrapUnit::enter(const arch::Fault& fault, std::uint64_t resume_tpc, unsigne
   // The pto-v0 profile mirror that ACRE validates.
   const arch::BlockControl& block = state_.block;
   const arch::BlockDescriptor& header = state_.header;
+  // ECSTATE is CORE_STATE with [3:0] the source ring and [4] the body bit
+  // (SaveTrapContext, asl/arch/profile/reference-profile.asl).
   state_.set_context_register(target_ring, arch::acr::kEcstate,
-                              source | (std::uint64_t{block.body_active} << 4));
+                              (context.core_state & ~std::uint64_t{0x1F}) | source |
+                                  (std::uint64_t{block.body_active} << 4));
   const std::uint64_t control = source | (std::uint64_t{1} << 4) |
                                 (std::uint64_t{block.active} << 5) |
                                 (std::uint64_t{block.body_active} << 6) |
