@@ -7,7 +7,9 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 
+#include "arch/fault.hpp"
 #include "arch/pe_mask.hpp"
 
 namespace ptovp::arch {
@@ -173,5 +175,10 @@ struct BlockDescriptor {
     return zero_participation_seen && tile_count == 0 && shared_count == 0;
   }
 };
+
+// LBi (B.DIM/C.B.DIMI) when present (1..65535); nullopt when absent;
+// TileLegality for an explicit 0 or a value above 65535. The TLSU and CUBE
+// units read their dimensions through it.
+Expected<std::optional<std::uint32_t>> dimension(const BlockDescriptor& block, unsigned index);
 
 }  // namespace ptovp::arch

@@ -1,8 +1,9 @@
-// The CUBE block preflight (block-frontend.md §6 steps 0..13 up to the
-// allocation itself, with the 0.58.5 additions of spec-delta.md): it reads
-// the descriptor, the Local tile file and the Shared fabric, never changes
-// them, and either fills a CubePlan or reports the first failing check (or a
-// stall on an unready Shared source).
+// The CUBE block preflight (docs/cube.md "Preflight order", after
+// ExecuteBundleTMATMULOperation in asl/block/model/dispatch/cube-tmatmul.asl
+// with the 0.58.5 additions of docs/spec-choices.md): it reads the descriptor,
+// the Local tile file and the Shared fabric, never changes them, and either
+// fills a CubePlan or reports the first failing check (or a stall on an
+// unready Shared source). Each spec step is one function of cube_preflight.cpp.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +20,11 @@
 #include "fpatr/post_process_unit.hpp"
 
 namespace ptovp::cube {
+
+// The mathematical operands of a CUBE function, in B.IOT stream order.
+enum class OperandRole : std::uint8_t { C, A, AScale, B, BScale, Bias, CScale };
+// "C", "A scale", ... as fault reasons spell them.
+const char* name(OperandRole role);
 
 // One operand as the kernel reads it: where its payload lives and which
 // stored element logical (r, c) is.
@@ -44,6 +50,8 @@ struct CubePlan {
     arch::TileInfo info;
   };
   std::vector<Destination> destinations;  // D, RowMaxOut, GroupMaxOut
+
+  std::optional<OperandSource>& operand(OperandRole role);
 };
 
 class CubePreflight {

@@ -1,66 +1,38 @@
 #include "cube/matrix_function.hpp"
 
+#include <iterator>
+
 namespace ptovp::cube {
+
+using numeric::mx_input;
+using numeric::ordinary_floating;
+using numeric::ordinary_signed;
+using numeric::ordinary_unsigned;
 
 namespace {
 
-bool ordinary_floating(DataType t) {
-  switch (t) {
-    case DataType::FP32:
-    case DataType::TF32:
-    case DataType::HF32:
-    case DataType::FP16:
-    case DataType::BF16:
-    case DataType::HiF8:
-    case DataType::E4M3:
-    case DataType::E5M2:
-    case DataType::E3M2:
-    case DataType::E2M3:
-    case DataType::E2M1X2:
-    case DataType::E1M2X2:
-      return true;
-    default:
-      return false;
-  }
-}
-bool ordinary_signed(DataType t) {
-  return t == DataType::S16 || t == DataType::S8 || t == DataType::S4X2;
-}
-bool ordinary_unsigned(DataType t) {
-  return t == DataType::U16 || t == DataType::U8 || t == DataType::U4X2;
-}
-bool mx_input(DataType t) {
-  return t == DataType::FP16 || t == DataType::BF16 || mx_side_scaled(t);
-}
+constexpr CubeFunctionInfo kCubeFunctions[] = {
+    {0, "TMATMUL", false, false, false, false, false},
+    {1, "TMATMUL.BIAS", true, false, false, false, false},
+    {2, "TMATMUL.ACC", false, true, false, false, true},
+    {4, "TMATMULMX", false, false, true, false, false},
+    {5, "TMATMULMX.BIAS", true, false, true, false, false},
+    {6, "TMATMULMX.ACC", false, true, true, false, true},
+    {16, "TGEMV", false, false, false, true, false},
+    {17, "TGEMV.BIAS", true, false, false, true, false},
+    {18, "TGEMV.ACC", false, true, false, true, false},
+    {20, "TGEMVMX", false, false, true, true, false},
+    {21, "TGEMVMX.BIAS", true, false, true, true, false},
+    {22, "TGEMVMX.ACC", false, true, true, true, false},
+};
 
 }  // namespace
 
 std::optional<MatrixFunction> MatrixFunction::decode(unsigned function) {
-  switch (function) {
-    case 0:
-    case 1:
-    case 2:
-    case 4:
-    case 5:
-    case 6:
-    case 16:
-    case 17:
-    case 18:
-    case 20:
-    case 21:
-    case 22:
-      return MatrixFunction(function);
-    default:
-      return std::nullopt;
+  for (const CubeFunctionInfo& info : kCubeFunctions) {
+    if (info.code == function) return MatrixFunction(info);
   }
-}
-
-std::string MatrixFunction::name() const {
-  std::string text = gemv() ? "TGEMV" : "TMATMUL";
-  if (mx()) text += "MX";
-  if (bias()) text += ".BIAS";
-  if (accumulate()) text += ".ACC";
-  return text;
+  return std::nullopt;
 }
 
 bool MatrixFunction::types_legal(DataType a, DataType b, bool hif4_gemv) const {
@@ -76,17 +48,6 @@ bool MatrixFunction::types_legal(DataType a, DataType b, bool hif4_gemv) const {
 DataType MatrixFunction::accumulator(DataType a) const {
   if (mx() || ordinary_floating(a)) return DataType::FP32;
   return ordinary_signed(a) ? DataType::S32 : DataType::U32;
-}
-
-bool mx_side_scaled(DataType t) {
-  return t == DataType::E4M3 || t == DataType::E5M2 || t == DataType::E2M1X2 ||
-         t == DataType::E1M2X2 || t == DataType::HiF4X2;
-}
-DataType mx_scale_carrier(DataType t) {
-  return t == DataType::HiF4X2 ? DataType::U32 : DataType::E8M0;
-}
-std::size_t mx_scale_group(DataType t) {
-  return t == DataType::HiF4X2 ? 64 : 32;
 }
 
 }  // namespace ptovp::cube

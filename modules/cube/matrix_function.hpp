@@ -1,32 +1,41 @@
-// The 12 CUBE functions (block-frontend.md §3.2) and their type rules
-// (asl/tile/model/legality/matrix-functions.asl with the 0.58.5 MX set of
-// spec-delta.md §5.2): which forms add Bias, accumulate into C, use MX scales
-// or are GEMV, the legal input pairs, the accumulator type and the scale
-// carrier and group of each MX side.
+// The 12 CUBE functions (asl/block/model/dispatch/cube-tmatmul.asl) and their
+// type rules (asl/tile/model/legality/matrix-functions.asl with the 0.58.5 MX
+// set of docs/spec-choices.md): which forms add Bias, accumulate into C, use
+// MX scales, are GEMV or take a CScale, the legal input pairs and the
+// accumulator type. The per-function properties are one table indexed by the
+// BSTART function code; the input rules live in numeric/matrix_operands.hpp.
 #pragma once
 
-#include <cstddef>
 #include <optional>
 #include <string>
 
 #include "numeric/data_type.hpp"
+#include "numeric/matrix_operands.hpp"
 
 namespace ptovp::cube {
 
 using numeric::DataType;
+
+// One CUBE function's row of the table.
+struct CubeFunctionInfo {
+  unsigned code;
+  const char* name;  // "TMATMULMX.ACC", "TGEMV.BIAS", ...
+  bool bias, accumulate, mx, gemv;
+  bool cscale;  // B.FPATR CScaleEn is legal (0.58.5: TMATMUL.ACC, TMATMULMX.ACC)
+};
 
 class MatrixFunction {
  public:
   // nullopt for an unassigned CUBE function code.
   static std::optional<MatrixFunction> decode(unsigned function);
 
-  unsigned code() const { return code_; }
-  bool bias() const { return code_ == 1 || code_ == 5 || code_ == 17 || code_ == 21; }
-  bool accumulate() const { return code_ == 2 || code_ == 6 || code_ == 18 || code_ == 22; }
-  bool mx() const { return (code_ & 0xF) >= 4; }
-  bool gemv() const { return code_ >= 16; }
-  // "TMATMULMX.ACC", "TGEMV.BIAS", ...
-  std::string name() const;
+  unsigned code() const { return info_->code; }
+  bool bias() const { return info_->bias; }
+  bool accumulate() const { return info_->accumulate; }
+  bool mx() const { return info_->mx; }
+  bool gemv() const { return info_->gemv; }
+  bool cscale_legal() const { return info_->cscale; }
+  std::string name() const { return info_->name; }
 
   // The pair (A, B) is legal for this function; `hif4_gemv` admits HiF4X2 on
   // the TGEMVMX forms (mx.tgemv_hif4x2).
@@ -36,17 +45,8 @@ class MatrixFunction {
   DataType accumulator(DataType a) const;
 
  private:
-  explicit MatrixFunction(unsigned code) : code_(code) {}
-  unsigned code_;
+  explicit MatrixFunction(const CubeFunctionInfo& info) : info_(&info) {}
+  const CubeFunctionInfo* info_;
 };
-
-// MX side rules: a side carries a scale exactly when its type is not
-// FP16/BF16; HiF4X2 uses a U32 scale word per 64 lanes, the rest an E8M0 per 32.
-bool mx_side_scaled(DataType type);
-DataType mx_scale_carrier(DataType type);
-std::size_t mx_scale_group(DataType type);
-inline std::size_t mx_scale_groups(std::size_t k, DataType type) {
-  return (k + mx_scale_group(type) - 1) / mx_scale_group(type);
-}
 
 }  // namespace ptovp::cube

@@ -14,6 +14,7 @@
 #include "numeric/dyadic.hpp"
 #include "numeric/encoders.hpp"
 #include "numeric/error.hpp"
+#include "numeric/matrix_operands.hpp"
 #include "numeric/pooled_memory.hpp"
 #include "numeric/rounding.hpp"
 #include "numeric/transpose.hpp"
@@ -33,36 +34,6 @@ using dot_detail::kCanonicalNaN;
 using dot_detail::kMR;
 using dot_detail::kNR;
 using dot_detail::Panels;
-
-// ---------------------------------------------------------------------------
-// Operand rules (numerics.md §3.1, spec-delta.md §5.2)
-
-bool mx_scaled(DataType t) {
-  return t == DataType::E4M3 || t == DataType::E5M2 || t == DataType::E2M1X2 ||
-         t == DataType::E1M2X2 || t == DataType::HiF4X2;
-}
-bool mx_input(DataType t) {
-  return t == DataType::FP16 || t == DataType::BF16 || mx_scaled(t);
-}
-bool ordinary_floating(DataType t) {
-  return is_floating(t) && t != DataType::FP64 && t != DataType::HiF4X2;
-}
-bool ordinary_signed(DataType t) {
-  return t == DataType::S16 || t == DataType::S8 || t == DataType::S4X2;
-}
-bool ordinary_unsigned(DataType t) {
-  return t == DataType::U16 || t == DataType::U8 || t == DataType::U4X2;
-}
-// HiF4X2 carries a U32 scale word per 64 lanes; the others an E8M0 per 32.
-std::size_t scale_group(DataType t) {
-  return t == DataType::HiF4X2 ? 64 : 32;
-}
-DataType scale_carrier(DataType t) {
-  return t == DataType::HiF4X2 ? DataType::U32 : DataType::E8M0;
-}
-std::size_t groups(std::size_t k, DataType t) {
-  return (k + scale_group(t) - 1) / scale_group(t);
-}
 
 void check_view(const OperandView& v, const std::string& role, std::size_t rows, std::size_t cols) {
   if (v.rows() != rows || v.cols() != cols) {
@@ -217,7 +188,7 @@ float reference_operand(const OperandView& v, const std::optional<OperandView>& 
                         std::size_t line, std::size_t r, std::size_t c, std::size_t k) {
   const double value = to_double(decode(v.type, element(v, r, c)));
   if (!scale) return static_cast<float>(value);
-  const std::uint64_t word = scale_word(*scale, a_side, line, k / scale_group(v.type));
+  const std::uint64_t word = scale_word(*scale, a_side, line, k / mx_scale_group(v.type));
   return static_cast<float>(value * to_double(scale_value(v.type, word, k)));
 }
 
@@ -251,8 +222,8 @@ std::uint32_t reference_pto_v0(const DotOperands& ops, const DotShape& s, std::s
   for (std::size_t k = 0; k < s.k; ++k) {
     std::uint64_t a = carrier(ops.a.type, element(ops.a, m, k));
     std::uint64_t b = carrier(ops.b.type, element(ops.b, k, n));
-    if (ops.a_scale) a *= scale_word(*ops.a_scale, true, m, k / scale_group(ops.a.type));
-    if (ops.b_scale) b *= scale_word(*ops.b_scale, false, n, k / scale_group(ops.b.type));
+    if (ops.a_scale) a *= scale_word(*ops.a_scale, true, m, k / mx_scale_group(ops.a.type));
+    if (ops.b_scale) b *= scale_word(*ops.b_scale, false, n, k / mx_scale_group(ops.b.type));
     acc += a * b;
   }
   if (ops.bias) acc += carrier(s.accumulator, element(*ops.bias, 0, n));
@@ -483,7 +454,7 @@ LineScales<T> line_scales(const OperandView& scale, DataType lane_type, bool a_s
   const std::vector<std::size_t>& line_offset = a_side ? scale.row_offset : scale.col_offset;
   const std::vector<std::size_t>& group_offset = a_side ? scale.col_offset : scale.row_offset;
   // Groups are 32 or 64 lanes: a shift, not a division, per scale.
-  const unsigned group_shift = scale_group(lane_type) == 64 ? 6 : 5;
+  const unsigned group_shift = mx_scale_group(lane_type) == 64 ? 6 : 5;
   with_reader(scale.type, [&](auto read) {
     for (std::size_t i = 0; i < lines; ++i) {
       for (std::size_t r = 0; r < runs; ++r) {
@@ -695,7 +666,7 @@ DotShape check_dot(const DotOperands& ops) {
       if (!mx_input(type)) {
         throw IllegalFieldValue(role + " DataType", code(type), "not an MX input type");
       }
-      if (scaled != mx_scaled(type)) {
+      if (scaled != mx_side_scaled(type)) {
         throw IllegalFieldValue(
             role + " scale", scaled,
             scaled ? "FP16/BF16 MX sides carry no scale" : "this MX input type needs a scale");
@@ -719,12 +690,12 @@ DotShape check_dot(const DotOperands& ops) {
   check_view(ops.a, "A", s.m, s.k);
   check_view(ops.b, "B", s.k, s.n);
   if (ops.a_scale) {
-    check_type(*ops.a_scale, "A scale", scale_carrier(at));
-    check_view(*ops.a_scale, "A scale", s.m, groups(s.k, at));
+    check_type(*ops.a_scale, "A scale", mx_scale_carrier(at));
+    check_view(*ops.a_scale, "A scale", s.m, mx_scale_groups(s.k, at));
   }
   if (ops.b_scale) {
-    check_type(*ops.b_scale, "B scale", scale_carrier(bt));
-    check_view(*ops.b_scale, "B scale", groups(s.k, bt), s.n);
+    check_type(*ops.b_scale, "B scale", mx_scale_carrier(bt));
+    check_view(*ops.b_scale, "B scale", mx_scale_groups(s.k, bt), s.n);
   }
   if (ops.c) {
     check_type(*ops.c, "C", s.accumulator);

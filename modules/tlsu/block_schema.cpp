@@ -43,16 +43,6 @@ bool is_cube_store_code(unsigned code) {
   return code >= 24 && code <= 26;
 }
 
-arch::Expected<std::optional<std::uint32_t>> dimension(const arch::BlockDescriptor& block,
-                                                       unsigned index) {
-  const arch::Dimension& dim = block.dims[index];
-  if (!dim.present) return std::optional<std::uint32_t>{};
-  if (dim.value == 0 || dim.value > 65535) {
-    return illegal(fmt::format("LB{} = {} is outside 1..65535", index, dim.value));
-  }
-  return std::optional<std::uint32_t>{static_cast<std::uint32_t>(dim.value)};
-}
-
 arch::MaybeFault check_ior(const arch::BlockDescriptor& block, unsigned used) {
   if (!block.ior.valid) return std::nullopt;
   bool extra = block.ior.destination != 0;

@@ -23,10 +23,6 @@ enum class DatrUse : std::uint8_t {
 bool is_cube_load_code(unsigned code);
 bool is_cube_store_code(unsigned code);
 
-// LBi when present (1..65535); nullopt when absent; TileLegality for an
-// explicit 0 or a value above 65535.
-arch::Expected<std::optional<std::uint32_t>> dimension(const arch::BlockDescriptor& block,
-                                                       unsigned index);
 // B.IOR uses RegSrc0..RegSrc[used-1]; RegDst and the rest must be 0
 // (BundleControl otherwise).
 arch::MaybeFault check_ior(const arch::BlockDescriptor& block, unsigned used);
