@@ -36,6 +36,7 @@ with ptovp. Sizes, types and addresses come from the firmware's .equ symbols.
 """
 import argparse
 import operator
+import os
 import random
 import re
 import struct
@@ -498,6 +499,7 @@ class Problem:
 
 def make(source, directory):
     s = symbols(source)
+    os.makedirs(directory, exist_ok=True)
     open(f"{directory}/input.bin", "wb").write(Problem(s).image())
     print(f"0x{s['DATA']:x} {s['DATA_BYTES']}")
 

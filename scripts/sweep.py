@@ -261,8 +261,8 @@ def plot_sweep(rows, keys, path):
             xs = [position[r[key]] for r in members]
             label = " ".join(f"{k}={v}" for k, v in zip(others, group)) or None
             cycles_axis.plot(xs, [float(r["cycles"]) for r in members], "o-", label=label)
-            use_axis.plot(xs, [100 * float(r["PE0"]) for r in members], "o-",
-                          label=f"PE0 busy {label or ''}")
+            use_axis.plot(xs, [100 * float(r["pe_mac_utilisation"]) for r in members], "o-",
+                          label=f"PE MACs vs peak {label or ''}")
             use_axis.plot(xs, [100 * float(r["TLSU"]) for r in members], "s--",
                           label=f"TLSU busy {label or ''}")
         for axis, title in ((cycles_axis, "simulated cycles"),

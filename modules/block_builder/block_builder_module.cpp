@@ -1,6 +1,7 @@
 #include "block_builder/block_builder_module.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -31,17 +32,22 @@ BlockBuilderModule::BlockBuilderModule(const sc_core::sc_module_name& name, arch
                               {}},  // TEPL (VEC/SFU) is not modelled
                body_entry) {}
 
-sc_core::sc_time BlockBuilderModule::local_sources_ready(const arch::BlockDescriptor& block) const {
+std::pair<sc_core::sc_time, std::string_view> BlockBuilderModule::local_sources_ready(
+    const arch::BlockDescriptor& block) const {
   sc_core::sc_time ready = sc_core::SC_ZERO_TIME;
+  std::string_view producer;
   for (unsigned i = 0; i < block.tile_count; ++i) {
     const arch::TileBinding& binding = block.tiles[i];
     for (unsigned s = 0; s < binding.source_count; ++s) {
       // A code that names nothing makes the unit fault; it has no readiness.
-      if (auto index = local_.resolve_source(binding.source[s]))
-        ready = std::max(ready, ready_at_[*index]);
+      auto index = local_.resolve_source(binding.source[s]);
+      if (index && ready_at_[*index] > ready) {
+        ready = ready_at_[*index];
+        producer = produced_by_[*index];
+      }
     }
   }
-  return ready;
+  return {ready, producer};
 }
 
 arch::MaybeFault BlockBuilderModule::dispatch(Target target, const arch::BlockDescriptor& block,
@@ -53,7 +59,9 @@ arch::MaybeFault BlockBuilderModule::dispatch(Target target, const arch::BlockDe
   sc_common::BlockTransaction transaction;
   transaction.block = &block;
   transaction.tile_capacity = tile_capacity;
-  transaction.ready_at = std::max(dispatched, local_sources_ready(block));
+  std::tie(transaction.operands_ready_at, transaction.operands_from) = local_sources_ready(block);
+  transaction.dispatched_at = dispatched;
+  transaction.ready_at = std::max(dispatched, transaction.operands_ready_at);
   sc_common::prepare_block_payload(payload_, transaction);
   // The extension lives on this stack: detach it however the transport ends
   // (a stall unwinds through here).
@@ -89,8 +97,10 @@ arch::MaybeFault BlockBuilderModule::dispatch(Target target, const arch::BlockDe
     return transaction.fault;
   }
   log_.count_block(mnemonic);
-  for (unsigned i = 0; i < transaction.destination_count; ++i)
+  for (unsigned i = 0; i < transaction.destination_count; ++i) {
     ready_at_[transaction.destinations[i]] = transaction.done_at;
+    produced_by_[transaction.destinations[i]] = target == Target::Tlsu ? "TLSU" : "CUBE";
+  }
   log_.capacity(transaction.done_at, local_.capacity_in_use() + shared_.capacity_in_use());
   return std::nullopt;
 }

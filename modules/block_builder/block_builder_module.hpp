@@ -15,6 +15,8 @@
 
 #include <array>
 #include <functional>
+#include <string_view>
+#include <utility>
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
@@ -50,8 +52,10 @@ class BlockBuilderModule : public sc_core::sc_module {
 
   arch::MaybeFault dispatch(Target target, const arch::BlockDescriptor& block,
                             std::uint64_t tile_capacity);
-  // The latest ready time of the Local registers the block's B.IOT sources name.
-  sc_core::sc_time local_sources_ready(const arch::BlockDescriptor& block) const;
+  // The latest ready time of the Local registers the block's B.IOT sources
+  // name, and the unit that produced that register ("TLSU" or "CUBE").
+  std::pair<sc_core::sc_time, std::string_view> local_sources_ready(
+      const arch::BlockDescriptor& block) const;
 
   const arch::LocalTileFile& local_;
   const arch::SharedTileFile& shared_;
@@ -60,6 +64,7 @@ class BlockBuilderModule : public sc_core::sc_module {
   std::function<sc_core::sc_time()> issue_clock_;
   sc_core::sc_time free_at_ = sc_core::SC_ZERO_TIME;
   std::array<sc_core::sc_time, arch::kLocalTileCount> ready_at_{};
+  std::array<std::string_view, arch::kLocalTileCount> produced_by_{};
   tlm::tlm_generic_payload payload_;
   BlockBuilder builder_;
 };

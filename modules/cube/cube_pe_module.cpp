@@ -80,10 +80,12 @@ void CubePeModule::compute(tlm::tlm_generic_payload& payload,
   sc_core::sc_time start =
       std::max({sc_core::sc_time_stamp() + delay, transaction.ready_at, free_at_});
   start = shared_sources_ready(block, start);
+  sc_common::log_block_wait(log_, sc_common::pe_unit(pe_), transaction, free_at_, start);
   const sc_core::sc_time end =
       start + timing_.cycles(timing_.cube_cycles(rows, plan.k, plan.n, plan.a_type));
   free_at_ = end;
-  log_.count_macs(numeric::name(plan.a_type), std::uint64_t{rows} * plan.n * plan.k);
+  log_.count_macs(sc_common::pe_unit(pe_), numeric::name(plan.a_type),
+                  std::uint64_t{rows} * plan.n * plan.k);
   log_.busy(sc_common::pe_unit(pe_), start, end, sc_common::block_mnemonic(block),
             log_.keeps_slices()
                 ? fmt::format("M={} K={} N={} A={} -> {}", rows, plan.k, plan.n,

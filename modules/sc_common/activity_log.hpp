@@ -57,7 +57,15 @@ class ActivityLog {
 
   void count_block(std::string_view kind) { ++blocks_[std::string(kind)]; }
   void count_fault(std::string_view code) { ++faults_[std::string(code)]; }
-  void count_macs(std::string_view type, std::uint64_t macs) { macs_[std::string(type)] += macs; }
+  // MACs a PE computed, by input type; macs() sums the PEs.
+  void count_macs(Unit unit, std::string_view type, std::uint64_t macs) {
+    unit_macs_[static_cast<std::size_t>(unit)][std::string(type)] += macs;
+    macs_[std::string(type)] += macs;
+  }
+  // A block waited `duration` on `unit` for `cause` (docs/platform.md "Stall causes").
+  void stall(Unit unit, std::string_view cause, const sc_core::sc_time& duration) {
+    stalls_[static_cast<std::size_t>(unit)][std::string(cause)] += duration;
+  }
   void count_bytes(std::string_view direction, std::uint64_t bytes) {
     bytes_[std::string(direction)] += bytes;
   }
@@ -76,6 +84,12 @@ class ActivityLog {
   const std::map<std::string, std::uint64_t>& blocks() const { return blocks_; }
   const std::map<std::string, std::uint64_t>& faults() const { return faults_; }
   const std::map<std::string, std::uint64_t>& macs() const { return macs_; }
+  const std::map<std::string, std::uint64_t>& macs(Unit unit) const {
+    return unit_macs_[static_cast<std::size_t>(unit)];
+  }
+  const std::map<std::string, sc_core::sc_time>& stalls(Unit unit) const {
+    return stalls_[static_cast<std::size_t>(unit)];
+  }
   const std::map<std::string, std::uint64_t>& bytes() const { return bytes_; }
 
  private:
@@ -86,6 +100,8 @@ class ActivityLog {
   std::array<std::uint64_t, kUnitCount> activations_{};
   sc_core::sc_time last_end_ = sc_core::SC_ZERO_TIME;
   std::map<std::string, std::uint64_t> blocks_, faults_, macs_, bytes_;
+  std::array<std::map<std::string, std::uint64_t>, kUnitCount> unit_macs_;
+  std::array<std::map<std::string, sc_core::sc_time>, kUnitCount> stalls_;
 };
 
 }  // namespace ptovp::sc_common

@@ -1,5 +1,9 @@
 #include "sc_common/block_transaction.hpp"
 
+#include <algorithm>
+#include <string>
+#include <utility>
+
 namespace ptovp::sc_common {
 
 void prepare_block_payload(tlm::tlm_generic_payload& payload, BlockTransaction& extension) {
@@ -14,6 +18,24 @@ void prepare_block_payload(tlm::tlm_generic_payload& payload, BlockTransaction& 
   payload.set_dmi_allowed(false);
   payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   payload.set_extension(&extension);
+}
+
+void log_block_wait(ActivityLog& log, Unit unit, const BlockTransaction& transaction,
+                    const sc_core::sc_time& unit_free_at, const sc_core::sc_time& start) {
+  std::pair<sc_core::sc_time, std::string> bounds[] = {
+      {transaction.dispatched_at, "front end"},
+      {transaction.operands_ready_at, std::string(transaction.operands_from) + " operands"},
+      {start, "Shared readiness"}};
+  std::stable_sort(std::begin(bounds), std::end(bounds),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  sc_core::sc_time cursor = unit_free_at;
+  for (const auto& [bound, cause] : bounds) {
+    const sc_core::sc_time end = std::min(bound, start);
+    if (end > cursor) {
+      log.stall(unit, cause, end - cursor);
+      cursor = end;
+    }
+  }
 }
 
 }  // namespace ptovp::sc_common

@@ -9,11 +9,13 @@
 
 #include <array>
 #include <cstdint>
+#include <string_view>
 
 #include <tlm>
 
 #include "arch/block_descriptor.hpp"
 #include "arch/fault.hpp"
+#include "sc_common/activity_log.hpp"
 
 namespace ptovp::sc_common {
 
@@ -30,6 +32,11 @@ class BlockTransaction : public tlm::tlm_extension<BlockTransaction> {
   // The block may not start before this absolute time: its dispatch by the
   // builder and the readiness of the Local tiles it reads (the scoreboard).
   sc_core::sc_time ready_at = sc_core::SC_ZERO_TIME;
+  // Its parts, for the stall causes: the dispatch, and when the last Local
+  // source became ready and which unit produced it ("TLSU" or "CUBE").
+  sc_core::sc_time dispatched_at = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time operands_ready_at = sc_core::SC_ZERO_TIME;
+  std::string_view operands_from;
 
   // Answer.
   arch::MaybeFault fault;  // the block stays active; nothing changed
@@ -51,5 +58,14 @@ void prepare_block_payload(tlm::tlm_generic_payload& payload, BlockTransaction& 
 inline void acknowledge(tlm::tlm_generic_payload& payload) {
   payload.set_response_status(tlm::TLM_OK_RESPONSE);
 }
+
+// Logs why `unit` sat idle from the end of its previous block
+// (`unit_free_at`) to this block's `start`, each stretch to the bound that
+// ended it, in time order: "front end" (the block was not dispatched yet),
+// "TLSU operands" or "CUBE operands" (a Local source's producer was not
+// done) and "Shared readiness" (the rest: a Shared source). Idle stretches
+// plus busy time make up the unit's timeline up to its last block.
+void log_block_wait(ActivityLog& log, Unit unit, const BlockTransaction& transaction,
+                    const sc_core::sc_time& unit_free_at, const sc_core::sc_time& start);
 
 }  // namespace ptovp::sc_common

@@ -12,13 +12,24 @@ std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
 
 }  // namespace
 
+std::uint64_t TimingConfig::cube_k_step(numeric::DataType a_type) const {
+  return cube_k_step_bytes * 8 / arch::element_bits(a_type);
+}
+
+std::uint64_t TimingConfig::cube_cycles_per_step_of(numeric::DataType a_type) const {
+  return a_type == numeric::DataType::FP32 ? cube_cycles_per_step_fp32 : cube_cycles_per_step;
+}
+
 std::uint64_t TimingConfig::cube_cycles(std::uint64_t m, std::uint64_t k, std::uint64_t n,
                                         numeric::DataType a_type) const {
   if (m == 0) return 0;
-  const std::uint64_t k_step = cube_k_step_bytes * 8 / arch::element_bits(a_type);
-  const std::uint64_t factor =
-      a_type == numeric::DataType::FP32 ? cube_cycles_per_step_fp32 : cube_cycles_per_step;
-  return cube_base_cycles + ceil_div(m, 16) * ceil_div(k, k_step) * ceil_div(n, 16) * factor;
+  return cube_base_cycles + ceil_div(m, 16) * ceil_div(k, cube_k_step(a_type)) * ceil_div(n, 16) *
+                                cube_cycles_per_step_of(a_type);
+}
+
+double TimingConfig::cube_peak_macs_per_cycle(numeric::DataType a_type) const {
+  return static_cast<double>(16 * cube_k_step(a_type) * 16) /
+         static_cast<double>(cube_cycles_per_step_of(a_type));
 }
 
 std::uint64_t TimingConfig::fpatr_cycles(std::uint64_t elements) const {

@@ -39,6 +39,13 @@ struct TimingConfig {
   // base + ceil(M/16) * ceil(K/k_step(A)) * ceil(N/16) * factor(A); 0 for M = 0.
   std::uint64_t cube_cycles(std::uint64_t m, std::uint64_t k, std::uint64_t n,
                             numeric::DataType a_type) const;
+  // The most MACs one PE completes per cycle on `a_type` inputs: a 16 x
+  // k_step(A) x 16 step per cycles_per_step (the cube formula without its
+  // base and its rounding up).
+  double cube_peak_macs_per_cycle(numeric::DataType a_type) const;
+  // K lanes per step and cycles per step on `a_type` inputs.
+  std::uint64_t cube_k_step(numeric::DataType a_type) const;
+  std::uint64_t cube_cycles_per_step_of(numeric::DataType a_type) const;
   // ceil(elements / group) * cycles per group.
   std::uint64_t fpatr_cycles(std::uint64_t elements) const;
   // The fixed latency plus ceil(bytes / bandwidth).

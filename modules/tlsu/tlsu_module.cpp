@@ -91,6 +91,7 @@ void TlsuModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
   sc_common::acknowledge(payload);
   if (transaction->fault) return;
 
+  sc_common::log_block_wait(log_, sc_common::Unit::Tlsu, *transaction, free_at_, start);
   const std::uint64_t bytes = bytes_moved(block);
   const sc_core::sc_time end = start + timing_.cycles(timing_.tlsu_cycles(bytes));
   free_at_ = end;

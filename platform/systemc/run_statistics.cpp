@@ -7,6 +7,7 @@
 
 #include "frontend/instruction_plan.hpp"
 #include "isa/catalog.hpp"
+#include "numeric/data_type.hpp"
 
 namespace ptovp::systemc {
 
@@ -142,15 +143,41 @@ json run_statistics(const SystemCPlatform& platform, std::uint64_t instructions)
   const std::uint64_t period = timing.clock_period_ps;
   const std::uint64_t cycles = sc_common::picoseconds(platform.simulated_time()) / period;
 
+  const auto ratio = [](double part, double whole) { return whole > 0 ? part / whole : 0.0; };
   json units = json::object();
   json activations = json::object();
   std::uint64_t activation_total = 0;
   for (std::size_t i = 0; i < sc_common::kUnitCount; ++i) {
     const auto unit = static_cast<sc_common::Unit>(i);
     const std::uint64_t busy = sc_common::picoseconds(log.busy_time(unit)) / period;
-    units[std::string(sc_common::unit_name(unit))] = {
-        {"busy_cycles", busy},
-        {"utilisation", cycles ? static_cast<double>(busy) / static_cast<double>(cycles) : 0.0}};
+    json entry = {{"busy_cycles", busy},
+                  {"utilisation", ratio(static_cast<double>(busy), static_cast<double>(cycles))}};
+    json stalls = json::object();
+    for (const auto& [cause, time] : log.stalls(unit))
+      stalls[cause] = sc_common::picoseconds(time) / period;
+    entry["stall_cycles"] = std::move(stalls);
+    if (unit >= sc_common::Unit::Pe0 && unit <= sc_common::Unit::Pe3) {
+      // The cycles the PE's MACs take at the peak rate of their types.
+      double peak_cycles = 0;
+      json peaks = json::object();
+      for (const auto& [type, macs] : log.macs(unit)) {
+        const double peak = timing.cube_peak_macs_per_cycle(*numeric::data_type_from_name(type));
+        peaks[type] = peak;
+        peak_cycles += static_cast<double>(macs) / peak;
+      }
+      entry["macs"] = json(log.macs(unit));
+      entry["peak_macs_per_cycle"] = std::move(peaks);
+      entry["mac_utilisation_busy"] = ratio(peak_cycles, static_cast<double>(busy));
+      entry["mac_utilisation_run"] = ratio(peak_cycles, static_cast<double>(cycles));
+    } else if (unit == sc_common::Unit::Tlsu) {
+      const auto bytes = static_cast<double>(total(json(log.bytes())));
+      const auto bandwidth = static_cast<double>(timing.tlsu_bytes_per_cycle);
+      entry["bytes_per_cycle"] = ratio(bytes, static_cast<double>(cycles));
+      entry["bytes_per_busy_cycle"] = ratio(bytes, static_cast<double>(busy));
+      entry["configured_bytes_per_cycle"] = timing.tlsu_bytes_per_cycle;
+      entry["bandwidth_utilisation"] = ratio(bytes, static_cast<double>(cycles) * bandwidth);
+    }
+    units[std::string(sc_common::unit_name(unit))] = std::move(entry);
     activations[std::string(sc_common::unit_name(unit))] = log.activations(unit);
     activation_total += log.activations(unit);
   }
@@ -191,12 +218,31 @@ std::string run_summary(const json& statistics, double host_seconds) {
   for (const auto& item : statistics["instructions_by_class"].items()) {
     if (item.value().get<std::uint64_t>() != 0) classes[item.key()] = item.value();
   }
+  std::string peak_run, peak_busy, stalls;
+  for (const auto& unit : statistics["units"].items()) {
+    const json& entry = unit.value();
+    if (entry.contains("mac_utilisation_run")) {
+      peak_run += fmt::format(" {} {:.1f}%", unit.key(),
+                              100.0 * entry["mac_utilisation_run"].get<double>());
+      peak_busy += fmt::format(" {:.1f}%", 100.0 * entry["mac_utilisation_busy"].get<double>());
+    }
+    std::string causes;
+    for (const auto& cause : entry["stall_cycles"].items()) {
+      causes += fmt::format("{}{} {}", causes.empty() ? "" : ", ", cause.key(),
+                            cause.value().get<std::uint64_t>());
+    }
+    if (!causes.empty()) stalls += fmt::format("\n    {:<10}{}", unit.key(), causes);
+  }
+  const json& tlsu = statistics["units"]["TLSU"];
   const double speed = host_seconds > 0 ? 1.0 / host_seconds : 0.0;
   return fmt::format(
       "  simulated     {} cycles ({:.3f} us at {:.0f} MHz)\n"
       "  instructions  {} ({:.2f} per cycle): {}\n"
       "  blocks        {} ({} total)\n"
       "  utilisation   {}\n"
+      "  MACs vs peak  of the run:{}; of busy cycles:{}\n"
+      "  TLSU          {:.1f} of {} bytes/cycle ({:.1f}%)\n"
+      "  stall cycles  {}\n"
       "  bytes         {}\n"
       "  MACs          {}\n"
       "  host          {:.3f} s: {:.2f} MIPS, {:.2f} M simulated cycles/s\n"
@@ -204,9 +250,12 @@ std::string run_summary(const json& statistics, double host_seconds) {
       cycles, static_cast<double>(cycles * period) / 1e6, 1e6 / static_cast<double>(period),
       instructions, cycles ? static_cast<double>(instructions) / static_cast<double>(cycles) : 0.0,
       listing(classes), listing(statistics["blocks"]),
-      statistics["blocks_total"].get<std::uint64_t>(), utilisation, listing(statistics["bytes"]),
-      listing(statistics["macs"]), host_seconds, static_cast<double>(instructions) * speed / 1e6,
-      static_cast<double>(cycles) * speed / 1e6,
+      statistics["blocks_total"].get<std::uint64_t>(), utilisation, peak_run, peak_busy,
+      tlsu["bytes_per_cycle"].get<double>(),
+      tlsu["configured_bytes_per_cycle"].get<std::uint64_t>(),
+      100.0 * tlsu["bandwidth_utilisation"].get<double>(), stalls.empty() ? "none" : stalls,
+      listing(statistics["bytes"]), listing(statistics["macs"]), host_seconds,
+      static_cast<double>(instructions) * speed / 1e6, static_cast<double>(cycles) * speed / 1e6,
       statistics["systemc"]["activations_total"].get<std::uint64_t>(),
       statistics["systemc"]["activations_per_block"].get<double>());
 }

@@ -194,6 +194,46 @@ class Statistics(PlatformCase):
         self.assertIn("scalar ALU 9, load/store 6, branch 1, block start 5, header command 4, "
                       "block stop 4, SYS 1", summary)
 
+    def test_utilisation_against_peak_bandwidth_and_stall_causes(self):
+        source = os.path.join(FIRMWARE, "mx_gemm_bias", "mx_gemm_bias.s")
+        image = self.assemble(source, "mx")
+        equ = {}
+        with open(source) as f:
+            for line in f:
+                parts = line.split()
+                if parts[:1] == [".equ"]:
+                    equ[parts[1].rstrip(",")] = int(parts[2], 0)
+        m, n, k, blocks = equ["M"], equ["N"], equ["K"], equ["BLOCKS"]
+        for k_step_bytes, bandwidth in ((32, 64), (64, 16)):
+            stats = self.stats(image, f"cube.k_step_bytes={k_step_bytes}",
+                               f"tlsu.bytes_per_cycle={bandwidth}")
+            cycles = stats["cycles"]
+            # E4M3: a 16 x k_step x 16 step per cycle, k_step = k_step_bytes lanes.
+            peak = 16 * 16 * k_step_bytes
+            for pe in ("PE0", "PE1", "PE2", "PE3"):
+                unit = stats["units"][pe]
+                macs = blocks * m * n * k
+                self.assertEqual(unit["macs"], {"E4M3": macs})
+                self.assertEqual(unit["peak_macs_per_cycle"], {"E4M3": peak})
+                self.assertAlmostEqual(unit["mac_utilisation_busy"],
+                                       macs / peak / unit["busy_cycles"])
+                self.assertAlmostEqual(unit["mac_utilisation_run"], macs / peak / cycles)
+                # Idle stretches before its blocks: waiting for the TLSU's loads.
+                self.assertGreater(unit["stall_cycles"]["TLSU operands"], 0)
+                self.assertNotIn("CUBE operands", unit["stall_cycles"])
+                self.assertLessEqual(unit["busy_cycles"] + sum(unit["stall_cycles"].values()),
+                                     cycles)
+            tlsu = stats["units"]["TLSU"]
+            moved = sum(stats["bytes"].values())
+            self.assertEqual(tlsu["configured_bytes_per_cycle"], bandwidth)
+            self.assertAlmostEqual(tlsu["bytes_per_cycle"], moved / cycles)
+            self.assertAlmostEqual(tlsu["bytes_per_busy_cycle"], moved / tlsu["busy_cycles"])
+            self.assertAlmostEqual(tlsu["bandwidth_utilisation"], moved / cycles / bandwidth)
+            # The stores wait for the CUBE's D; the last store ends the run, so the
+            # TLSU's busy and idle cycles make up the whole run.
+            self.assertGreater(tlsu["stall_cycles"]["CUBE operands"], 0)
+            self.assertEqual(tlsu["busy_cycles"] + sum(tlsu["stall_cycles"].values()), cycles)
+
     def test_vcd_has_a_busy_signal_per_unit_rising_and_falling_with_the_trace(self):
         image = self.assemble(os.path.join(FIRMWARE, "mx_gemm_bias", "mx_gemm_bias.s"), "mx")
         trace_path, vcd_path, stats_path = self.path("t.json"), self.path("v.vcd"), self.path("s.json")
