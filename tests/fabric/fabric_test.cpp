@@ -120,6 +120,82 @@ TEST(Fabric, FirstWriteChargesTheSharedPoolOnce) {
   EXPECT_FALSE(small.at(3).descriptor_valid);
 }
 
+// A later write without PUBLISH to a published tile keeps it published
+// (published only ever turns on: `published || (publish && complete)`) and
+// replaces the quarters it writes.
+TEST(Fabric, ALaterNonPublishingWriteKeepsTheTilePublished) {
+  arch::SharedTileFile file;
+  Fabric fabric(file);
+  const TileInfo tile = u8_tile();
+  const auto first = pattern(0);
+  const auto second = pattern(50);
+  fabric.update(4, tile, first.data(), arch::kAllPes, true);
+  ASSERT_TRUE(fabric.published(4));
+  ASSERT_FALSE(fabric.check_update(4, tile, 0x8, 0, 262144));
+  fabric.update(4, tile, second.data(), 0x8, false);  // PE0 = quarter 0
+  EXPECT_TRUE(fabric.published(4));
+  EXPECT_FALSE(fabric.check_cooperative_ready(4));
+  EXPECT_EQ(fabric.read_slot(4, tile, 63), second[63]);
+  EXPECT_EQ(fabric.read_slot(4, tile, 64), first[64]);
+}
+
+// PUBLISH is legal exactly when the initialized quarters and the write's
+// mask together equal the allocation; the write mask may equal, never exceed,
+// the allocation mask.
+TEST(Fabric, PublishAndWriteMasksAtTheirEdges) {
+  arch::SharedTileFile file;
+  Fabric fabric(file);
+  const TileInfo tile = u8_tile();
+  const auto data = pattern(0);
+  fabric.update(5, tile, data.data(), 0x3, false);  // PE2 and PE3
+  EXPECT_EQ(file.at(5).allocation_mask, 0x3);
+  EXPECT_FALSE(fabric.check_update(5, tile, 0x3, 0, 262144));  // equal to the allocation
+  EXPECT_TRUE(fabric.check_update(5, tile, 0x7, 0, 262144));   // one PE beyond it
+  EXPECT_FALSE(fabric.check_publish(5, 0x0));                  // already fully initialized
+
+  arch::SharedTileFile grown;
+  Fabric partial(grown);
+  partial.update(6, tile, data.data(), arch::kAllPes, false);
+  grown.at(6).initialized_mask = 0x1;  // three quarters still to come
+  grown.at(6).contents_defined = false;
+  EXPECT_TRUE(partial.check_publish(6, 0x6));   // 0001 | 0110 leaves 1000
+  EXPECT_FALSE(partial.check_publish(6, 0xE));  // 0001 | 1110 = 1111
+  partial.update(6, tile, data.data(), 0x6, true);
+  EXPECT_FALSE(partial.published(6));  // not complete: PUBLISH has no effect yet
+  partial.update(6, tile, data.data(), 0x8, true);
+  EXPECT_TRUE(partial.published(6));
+}
+
+// The aggregate charge may reach TILE_CAPACITY exactly, not one byte more.
+TEST(Fabric, AggregateCapacityAtItsLimit) {
+  arch::SharedTileFile file(arch::CapacityConfig{arch::CapacityModel::Aggregate});
+  Fabric fabric(file);
+  const TileInfo tile = u8_tile();
+  EXPECT_FALSE(fabric.check_update(1, tile, arch::kAllPes, 262144 - 1024, 262144));
+  EXPECT_TRUE(fabric.check_update(1, tile, arch::kAllPes, 262144 - 1023, 262144));
+  EXPECT_FALSE(fabric.check_update(1, tile, 0x1, 262144 - 256, 262144));  // one PE: one TSize
+
+  arch::SharedTileFile pools(arch::CapacityConfig{arch::CapacityModel::Pools, 512});
+  Fabric limited(pools);
+  limited.update(1, tile, pattern(0).data(), 0x1, false);
+  EXPECT_FALSE(limited.check_update(2, tile, arch::kAllPes, 0, 0));  // 256 + 256 = 512
+}
+
+// Quarter q is bytes [q * capacity / 4, (q + 1) * capacity / 4) whatever the
+// element width.
+TEST(Fabric, QuarterEdgesOfWiderElements) {
+  const TileInfo fp32 = *arch::make_ordinary_tile(256, 8, 8, 8, DataType::FP32, Layout::RowMajor,
+                                                  arch::Location::Any, arch::kMaxSharedCapacity);
+  EXPECT_EQ(Fabric::quarter(fp32, 15), 0u);  // byte 60
+  EXPECT_EQ(Fabric::quarter(fp32, 16), 1u);  // byte 64
+  EXPECT_EQ(Fabric::quarter(fp32, 47), 2u);
+  EXPECT_EQ(Fabric::quarter(fp32, 48), 3u);
+  const TileInfo u4 = *arch::make_ordinary_tile(256, 32, 16, 32, DataType::U4X2, Layout::RowMajor,
+                                                arch::Location::Any, arch::kMaxSharedCapacity);
+  EXPECT_EQ(Fabric::quarter(u4, 127), 0u);  // byte 63
+  EXPECT_EQ(Fabric::quarter(u4, 128), 1u);  // byte 64
+}
+
 TEST(Fabric, ReadViewOfAnUnallocatedSxUsesTheSmallestCapacity) {
   arch::SharedTileFile file;
   Fabric fabric(file);

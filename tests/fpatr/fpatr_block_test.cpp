@@ -246,6 +246,23 @@ TEST(FpatrBlock, ParameterWordFaults_block_fault_tmatmul_squant_slrelu_vquant) {
     EXPECT_EQ(outcome.fault->code, arch::FaultCode::TileLegality) << outcome.fault->describe();
     EXPECT_EQ(core.capacity_in_use(), before);
   }
+  // Each PE's B.IOR word is checked: a bad word on the first or the last PE
+  // alone faults and names that PE.
+  for (unsigned bad_pe : {0u, arch::kPeCount - 1}) {
+    SCOPED_TRACE("bad word on PE" + std::to_string(bad_pe));
+    Core core;
+    const unsigned a = core.put_cube(kT, DataType::S8, Layout::CubeM16, filled(1, 1, 1));
+    const unsigned b = core.put_cube(kU, DataType::S8, Layout::CubeN8, filled(1, 1, 1));
+    auto block = cube_block(0, DataType::S8, DataType::S8, 1, 1, 1, fpatr_word(3));
+    bind_tiles(block, {kM}, {a, b}, 1);
+    ior(block, {quant_word(*numeric::find_pre_quant_mode(3), 1)});
+    block.ior_values[bad_pe][0] |= 1ull << 63;
+    const CubeOutcome outcome = core.run(block);
+    ASSERT_TRUE(outcome.fault);
+    EXPECT_EQ(outcome.fault->code, arch::FaultCode::TileLegality) << outcome.fault->describe();
+    EXPECT_NE(outcome.fault->reason.find("PE" + std::to_string(bad_pe)), std::string::npos)
+        << outcome.fault->reason;
+  }
   // block-fault-tmatmul-vquant-desc-001: a vector quant tile of the wrong type, then a bad word.
   for (int variant = 0; variant < 2; ++variant) {
     Core core;

@@ -168,6 +168,41 @@ TEST(TlsuRoundTrip, OmittedIorUsesBaseZeroAndDenseStride) {
             gm_element(core.memory, 0, 16, 2, 4, DataType::U16));
 }
 
+// BSTART.TSTORE without B.IOR: base 0 and the dense stride of LB2 columns,
+// or of the source tile's columns when LB2 is omitted; only the valid
+// rectangle is written.
+TEST(TlsuRoundTrip, OmittedIorStoresAtBaseZeroWithTheDenseStride) {
+  for (unsigned lb2 : {0u, 12u}) {
+    SCOPED_TRACE("LB2 " + std::to_string(lb2));
+    Core core;
+    core.fill(0x1000, 256, 7);
+    BlockDescriptor load = block(TlsuFunction::TLoad, DataType::U16);
+    dims(load, 8, 3, 8);
+    ior(load, 0x1000, 16);
+    destination(load, 0, 1);
+    ASSERT_FALSE(core.run(load));
+    const std::vector<std::uint8_t> before = core.bytes();
+    BlockDescriptor store = block(TlsuFunction::TStore, DataType::U16);
+    dims(store, 5, 3, lb2);
+    ASSERT_TRUE(core.tlsu.last_destination());
+    source(store, *core.tlsu.last_destination());
+    ASSERT_FALSE(core.run(store));
+    const std::uint64_t stride = 2 * (lb2 != 0 ? lb2 : 8);
+    for (unsigned r = 0; r < 3; ++r) {
+      for (unsigned c = 0; c < 5; ++c) {
+        EXPECT_EQ(gm_element(core.memory, 0, stride, r, c, DataType::U16),
+                  gm_element(core.memory, 0x1000, 16, r, c, DataType::U16))
+            << r << "," << c;
+      }
+    }
+    const std::vector<std::uint8_t> after = core.bytes();
+    for (std::uint64_t address = 0; address < 3 * stride; ++address) {
+      if (address % stride < 10) continue;  // the valid columns
+      EXPECT_EQ(after[address], before[address]) << "address " << address;
+    }
+  }
+}
+
 // The per-PE base from each PE's GPRs: PE p loads its own rectangle.
 TEST(TlsuRoundTrip, EachPeLoadsFromItsOwnBase) {
   Core core;
