@@ -1,0 +1,551 @@
+#!/usr/bin/env python3
+"""Mutation testing for ptovp: how many small, plausible bugs does the suite catch?
+
+Each mutant is one edit to one source file (a flipped comparison, an
+off-by-one constant, a swapped operator, a dropped condition or statement).
+The mutants are applied one at a time to a scratch copy of the repository
+with its own build directory, so every rebuild is incremental (and ccache
+serves the unchanged objects); then the Release suite (`ctest`, without the
+`long`, `bench` and `mutation` labels) and the vector-file replay
+(`ptovp vectors tests/vectors/*.vec`) run. A mutant is
+
+  killed        a test failed (the report names every failing test)
+  timeout       no test failed but one ran past the time limit
+  survived      the whole suite passed: a bug no test notices
+  equivalent    listed in tests/mutation/equivalent.txt with the reason it
+                cannot change behaviour; not run
+  uncompilable  the edit does not compile; not counted
+
+score = (killed + timeout) / (killed + timeout + survived).
+
+The sample is deterministic: the same files, seed and count give the same
+mutants. See docs/testing.md for how to run it and read the report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import fnmatch
+import hashlib
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_FILES = ["modules/*/*.cpp", "platform/*/*.cpp"]
+EXCLUDED_FILES = ["modules/isa/generated/*"]
+EQUIVALENT_FILE = "tests/mutation/equivalent.txt"
+EXCLUDED_LABELS = "long|bench|mutation"
+
+
+# ---------------------------------------------------------------- the catalog
+
+@dataclasses.dataclass(frozen=True)
+class Mutant:
+    path: str         # relative to the repository
+    line: int         # 1-based
+    column: int       # 0-based, in the line
+    operator: str     # catalog name
+    original: str     # the text replaced
+    replacement: str  # what replaces it
+    key: str          # stable identity (see mutant_key)
+
+    @property
+    def module(self) -> str:
+        parts = self.path.split("/")
+        return parts[1] if parts[0] == "modules" else parts[0]
+
+    def apply(self, lines: list[str]) -> list[str]:
+        text = lines[self.line - 1]
+        end = self.column + len(self.original)
+        assert text[self.column:end] == self.original, (self.key, text)
+        mutated = list(lines)
+        mutated[self.line - 1] = text[:self.column] + self.replacement + text[end:]
+        return mutated
+
+    def describe(self) -> str:
+        return f"{self.path}:{self.line}: {self.operator}: `{self.original.strip()}` -> " \
+               f"`{self.replacement.strip() or '(deleted)'}`"
+
+
+# Binary operators are matched only with a blank on both sides, which is how
+# clang-format spells them; template brackets, pointers and references never
+# are.
+SWAPS = {
+    # comparison boundary: the edge case moves by one
+    "boundary": {"<": ["<="], "<=": ["<"], ">": [">="], ">=": [">"]},
+    # comparison negated
+    "negate": {"==": ["!="], "!=": ["=="], "<": [">="], ">=": ["<"], ">": ["<="], "<=": [">"]},
+    # arithmetic, bitwise and shift operator replacement
+    "arith": {"+": ["-"], "-": ["+"], "*": ["+"], "&": ["|"], "|": ["&"], "^": ["|"],
+              "<<": [">>"], ">>": ["<<"], "%": ["&"]},
+    "logical": {"&&": ["||"], "||": ["&&"]},
+}
+BINARY = re.compile(r"(?<=\s)(<<|>>|<=|>=|==|!=|&&|\|\||[<>+\-*&|^%])(?=\s)")
+INTEGER = re.compile(r"(?<![\w.])(0[xX][0-9A-Fa-f']+|\d[\d']*)([uU]?[lL]{0,2}[uU]?)(?![\w.'])")
+BOOLEAN = re.compile(r"\b(true|false)\b")
+IF_HEAD = re.compile(r"\b(if|while)\s*\(")
+ASSIGNMENT = re.compile(
+    r"^\s*(\+\+|--)?[A-Za-z_][\w.\[\]>\-:]*(\s*\[[^\]]*\])*\s*([-+*|&^]|<<|>>)?=\s")
+CALL = re.compile(r"^\s*[A-Za-z_][\w.\->:]*(\[[^\]]*\])?(\.|->)?[\w:]*\(.*\);\s*$")
+JUMP = re.compile(r"^\s*(break|continue);\s*$")
+DECLARATION_START = re.compile(
+    r"^\s*(return|const|constexpr|static|auto|using|typedef|case|default|throw|co_)\b")
+
+
+def code_mask(text: str) -> list[bool]:
+    """True at every character of `text` that is code, not a comment, string,
+    character literal or preprocessor line."""
+    mask = [True] * len(text)
+    i, n = 0, len(text)
+    at_line_start = True
+    while i < n:
+        c = text[i]
+        if at_line_start and c == "#":
+            j = i
+            while True:  # to the end of the line, across backslash continuations
+                j = text.find("\n", j)
+                if j < 0:
+                    j = n
+                elif text[j - 1] == "\\":
+                    j += 1
+                    continue
+                break
+            for k in range(i, j):
+                mask[k] = False
+            i = j
+            continue
+        if c == "\n":
+            at_line_start = True
+            i += 1
+            continue
+        if not c.isspace():
+            at_line_start = False
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+        elif c == 'R' and text.startswith('R"', i):
+            delimiter = text[i + 2:text.index("(", i)]
+            j = text.index(")" + delimiter + '"', i) + len(delimiter) + 2
+        elif c in "\"'" and not (c == "'" and i > 0 and text[i - 1].isalnum()):
+            j = i + 1
+            while j < n and text[j] != c:
+                j += 2 if text[j] == "\\" else 1
+            j += 1
+        else:
+            i += 1
+            continue
+        for k in range(i, min(j, n)):
+            mask[k] = False
+        i = j
+    return mask
+
+
+def mutant_key(path: str, operator: str, stripped_line: str, occurrence: int, column: int,
+               replacement: str) -> str:
+    """An identity that survives edits elsewhere in the file: the line's text
+    and its occurrence among identical lines, not its number."""
+    digest = hashlib.sha1(
+        f"{path}|{operator}|{stripped_line}|{occurrence}|{column}|{replacement}".encode())
+    return digest.hexdigest()[:12]
+
+
+def statement_starts_here(lines: list[str], masks: list[list[bool]], index: int) -> bool:
+    """True when the previous code line ends a statement or opens a block."""
+    for back in range(index - 1, -1, -1):
+        code = "".join(ch for ch, m in zip(lines[back], masks[back]) if m).strip()
+        if code:
+            return code[-1] in ";{}" or code.endswith(":") and not code.endswith("::")
+    return True
+
+
+def matching_paren(text: str, mask: list[bool], open_at: int) -> int:
+    depth = 0
+    for i in range(open_at, len(text)):
+        if not mask[i]:
+            continue
+        if text[i] == "(":
+            depth += 1
+        elif text[i] == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def enumerate_mutants(path: str, source: str) -> list[Mutant]:
+    lines = source.split("\n")
+    text_mask = code_mask(source)
+    masks, offset = [], 0
+    for line in lines:
+        masks.append(text_mask[offset:offset + len(line)])
+        offset += len(line) + 1
+    seen: dict[str, int] = {}
+    mutants: list[Mutant] = []
+
+    def add(number: int, column: int, operator: str, original: str, replacement: str):
+        stripped = lines[number - 1].strip()
+        mutants.append(Mutant(path, number, column, operator, original, replacement,
+                              mutant_key(path, operator, stripped, seen[stripped],
+                                         column, replacement)))
+
+    for index, line in enumerate(lines):
+        number = index + 1
+        mask = masks[index]
+        stripped = line.strip()
+        seen[stripped] = seen.get(stripped, -1) + 1
+        if not any(mask) or stripped.startswith(("template", "#")):
+            continue
+        for match in BINARY.finditer(line):
+            if not mask[match.start()]:
+                continue
+            token = match.group(1)
+            for operator, table in SWAPS.items():
+                for replacement in table.get(token, []):
+                    add(number, match.start(), operator, token, replacement)
+        for match in INTEGER.finditer(line):
+            if not mask[match.start()]:
+                continue
+            digits = match.group(1).replace("'", "")
+            value = int(digits, 16) if digits[:2].lower() == "0x" else int(digits, 10)
+            if digits.startswith("0") and len(digits) > 1 and digits[1] not in "xX":
+                continue  # octal: leave alone
+            for new in ([value + 1, value - 1] if value > 0 else [1]):
+                spelled = hex(new) if digits[:2].lower() == "0x" else str(new)
+                add(number, match.start(1), "constant", match.group(1), spelled)
+        for match in BOOLEAN.finditer(line):
+            if mask[match.start()]:
+                add(number, match.start(), "constant", match.group(1),
+                    "false" if match.group(1) == "true" else "true")
+        for match in IF_HEAD.finditer(line):
+            if not mask[match.start()]:
+                continue
+            close = matching_paren(line, mask, match.end() - 1)
+            if close < 0:
+                continue  # the condition spans lines
+            condition = line[match.end():close]
+            add(number, match.end(), "condition", condition, "true")
+            add(number, match.end(), "condition", condition, "false")
+        if (stripped.endswith(";") and mask[line.index(stripped[0])]
+                and not DECLARATION_START.match(line)
+                and (ASSIGNMENT.match(line) or CALL.match(line) or JUMP.match(line))
+                and statement_starts_here(lines, masks, index)):
+            add(number, line.index(stripped[0]), "statement", stripped, "")
+    return mutants
+
+
+# ------------------------------------------------------------ the scratch copy
+
+def run(command: list[str], cwd: Path, timeout: float | None = None,
+        log: Path | None = None) -> tuple[int, str, float]:
+    """Runs `command` at low priority; returns status, output and seconds."""
+    start = time.monotonic()
+    try:
+        done = subprocess.run(["nice", "-n", "19", *command], cwd=cwd, timeout=timeout,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              errors="replace")
+        status, output = done.returncode, done.stdout
+    except subprocess.TimeoutExpired as expired:
+        status = -1
+        output = (expired.stdout or b"").decode(errors="replace") \
+            if isinstance(expired.stdout, bytes) else (expired.stdout or "")
+    if log:
+        log.write_text(output)
+    return status, output, time.monotonic() - start
+
+
+def repository_files() -> list[str]:
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO,
+                            stdout=subprocess.PIPE, check=True).stdout.decode()
+    return [f for f in listed.split("\0") if f and (REPO / f).is_file()]
+
+
+def sync_scratch(source: Path) -> None:
+    """Copies changed files only, so unchanged files keep their time stamps and
+    the scratch build stays incremental."""
+    for relative in repository_files():
+        original, copy = REPO / relative, source / relative
+        data = original.read_bytes()
+        if copy.is_file() and copy.read_bytes() == data:
+            continue
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_bytes(data)
+        shutil.copymode(original, copy)
+
+
+class Scratch:
+    """A copy of the repository and its Release build. The build directory sits
+    at the same depth below the copy as build/release below the repository,
+    so ccache (base_dir) serves the objects the main build already made."""
+
+    def __init__(self, root: Path, jobs: int):
+        self.source = root / "src"
+        self.build = self.source / "build" / "mutation"
+        self.jobs = jobs
+
+    def prepare(self) -> None:
+        self.source.mkdir(parents=True, exist_ok=True)
+        sync_scratch(self.source)
+        if not (self.build / "build.ninja").is_file():
+            configure = ["cmake", "-S", str(self.source), "-B", str(self.build), "-G", "Ninja",
+                         "-DCMAKE_BUILD_TYPE=Release", "-DPTOVP_BUILD_BENCHMARKS=OFF",
+                         f"-DPTOVP_SHARED_DIR={REPO.parent / 'shared'}"]
+            if shutil.which("ccache"):
+                configure.append("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache")
+            status, output, _ = run(configure, self.source)
+            if status != 0:
+                sys.exit(f"mutate: configuring the scratch build failed:\n{output[-4000:]}")
+
+    def compile(self, timeout: float) -> tuple[bool, str]:
+        status, output, _ = run(["cmake", "--build", str(self.build), "-j", str(self.jobs)],
+                                self.source, timeout)
+        return status == 0, output
+
+    def test(self, timeout: float) -> tuple[list[str], list[str], float]:
+        """Runs the suite; returns the failed tests and the timed-out tests."""
+        start = time.monotonic()
+        status, output, _ = run(
+            ["ctest", "--test-dir", str(self.build), "-j", str(self.jobs), "-LE",
+             EXCLUDED_LABELS, "--timeout", str(int(timeout))], self.source, timeout * 4)
+        failed, timed_out = [], []
+        if status == -1:
+            timed_out.append("ctest (whole run)")
+        listing = output.split("The following tests FAILED:", 1)
+        if len(listing) == 2:
+            for match in re.finditer(r"^\s*\d+ - (\S+) \(([^)]*)\)", listing[1], re.M):
+                (timed_out if "Timeout" in match.group(2) else failed).append(match.group(1))
+        elif status not in (0, -1):
+            failed.append("ctest (status %d)" % status)
+        vectors = sorted(str(p) for p in (self.source / "tests" / "vectors").glob("*.vec"))
+        ptovp = self.build / "platform" / "ptovp"
+        status, _, _ = run([str(ptovp), "vectors", *vectors], self.source, timeout)
+        if status == -1:
+            timed_out.append("vector-replay")
+        elif status != 0:
+            failed.append("vector-replay")
+        return failed, timed_out, time.monotonic() - start
+
+
+# ----------------------------------------------------------------- sampling
+
+def select_files(patterns: list[str]) -> list[str]:
+    files = repository_files()
+    chosen = [f for f in files if any(fnmatch.fnmatch(f, p) for p in patterns)
+              and not any(fnmatch.fnmatch(f, p) for p in EXCLUDED_FILES)]
+    return sorted(chosen)
+
+
+def sample(mutants: list[Mutant], count: int, seed: int) -> list[Mutant]:
+    """A deterministic sample spread over the modules: each module's mutants
+    are shuffled by the seed, then taken round-robin across the modules."""
+    by_module: dict[str, list[Mutant]] = {}
+    for mutant in mutants:
+        by_module.setdefault(mutant.module, []).append(mutant)
+    rng = random.Random(seed)
+    queues = []
+    for module in sorted(by_module):
+        group = sorted(by_module[module], key=lambda m: m.key)
+        rng.shuffle(group)
+        queues.append(group)
+    chosen: list[Mutant] = []
+    while len(chosen) < count and any(queues):
+        for group in queues:
+            if group and len(chosen) < count:
+                chosen.append(group.pop())
+    return chosen
+
+
+def load_equivalents(path: Path) -> dict[str, str]:
+    """`KEY  reason...` per line; `#` starts a comment."""
+    equivalents = {}
+    if path.is_file():
+        for number, raw in enumerate(path.read_text().splitlines(), 1):
+            line = raw.split("#", 1)[0].strip() if raw.lstrip().startswith("#") else raw.strip()
+            if not line:
+                continue
+            key, _, reason = line.partition(" ")
+            if not re.fullmatch(r"[0-9a-f]{12}", key) or not reason.strip():
+                sys.exit(f"mutate: {path}:{number}: expected `KEY reason`, got {raw!r}")
+            equivalents[key] = reason.strip()
+    return equivalents
+
+
+# ------------------------------------------------------------------ reports
+
+def summarize(results: list[dict]) -> dict:
+    modules: dict[str, dict[str, int]] = {}
+    for result in results:
+        counts = modules.setdefault(result["module"], {})
+        counts[result["status"]] = counts.get(result["status"], 0) + 1
+    total: dict[str, int] = {}
+    for counts in modules.values():
+        for status, count in counts.items():
+            total[status] = total.get(status, 0) + count
+
+    def score(counts):
+        detected = counts.get("killed", 0) + counts.get("timeout", 0)
+        scored = detected + counts.get("survived", 0)
+        return round(100.0 * detected / scored, 1) if scored else None
+
+    return {"modules": {m: dict(c, score=score(c)) for m, c in sorted(modules.items())},
+            "total": dict(total, score=score(total))}
+
+
+def write_reports(results: list[dict], settings: dict, json_path: Path, text_path: Path) -> dict:
+    summary = summarize(results)
+    json_path.write_text(json.dumps({"settings": settings, "summary": summary,
+                                     "mutants": results}, indent=1) + "\n")
+    statuses = ["killed", "timeout", "survived", "equivalent", "uncompilable"]
+    out = [f"ptovp mutation report: {settings['command']}", ""]
+    out.append(f"{'module':<14}" + "".join(f"{s:>13}" for s in statuses) + f"{'score %':>9}")
+    for name, counts in list(summary["modules"].items()) + [("TOTAL", summary["total"])]:
+        score = counts.get("score")
+        out.append(f"{name:<14}" + "".join(f"{counts.get(s, 0):>13}" for s in statuses) +
+                   f"{'-' if score is None else score:>9}")
+    for status in ["survived", "timeout", "killed", "equivalent", "uncompilable"]:
+        group = [r for r in results if r["status"] == status]
+        if not group:
+            continue
+        out += ["", f"{status.upper()} ({len(group)})"]
+        for r in group:
+            out.append(f"  {r['key']}  {r['description']}")
+            if status == "killed":
+                tests = r["killed_by"]
+                shown = ", ".join(tests[:6]) + (f" and {len(tests) - 6} more" if len(tests) > 6
+                                                 else "")
+                single = "  [single test]" if len(tests) == 1 else ""
+                out.append(f"      killed by {shown}{single}")
+            elif status == "equivalent":
+                out.append(f"      {r['reason']}")
+            elif status == "timeout":
+                out.append(f"      timed out: {', '.join(r['timed_out'])}")
+    text_path.write_text("\n".join(out) + "\n")
+    return summary
+
+
+# --------------------------------------------------------------------- main
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--files", nargs="+", default=DEFAULT_FILES, metavar="GLOB",
+                        help="source files to mutate (globs relative to the repository; "
+                             "default: %(default)s)")
+    parser.add_argument("--operators", nargs="+", metavar="NAME",
+                        choices=sorted(set(SWAPS) | {"constant", "condition", "statement"}),
+                        help="only these operators (default: all)")
+    parser.add_argument("--sample", type=int, default=40, help="mutants to run (default 40)")
+    parser.add_argument("--seed", type=int, default=1, help="sampling seed (default 1)")
+    parser.add_argument("--only", nargs="+", metavar="KEY", help="run exactly these mutants")
+    parser.add_argument("--list", action="store_true",
+                        help="print the sampled mutants with their keys and stop")
+    parser.add_argument("--scratch", type=Path, default=REPO / "build" / "mutation",
+                        help="scratch copy and its build (default build/mutation)")
+    parser.add_argument("--jobs", type=int, default=2, help="build and ctest jobs (default 2)")
+    parser.add_argument("--timeout-factor", type=float, default=5.0,
+                        help="a test times out after this many times the baseline suite "
+                             "duration (at least 120 s; default 5)")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the results already in the report; run only the others")
+    parser.add_argument("--min-score", type=float,
+                        help="exit 1 when the score is below this percentage")
+    args = parser.parse_args()
+
+    files = select_files(args.files)
+    if not files:
+        sys.exit(f"mutate: no file matches {args.files}")
+    population = [m for f in files for m in enumerate_mutants(f, (REPO / f).read_text())
+                  if not args.operators or m.operator in args.operators]
+    if args.only:
+        wanted = set(args.only)
+        chosen = [m for m in population if m.key in wanted]
+        missing = wanted - {m.key for m in chosen}
+        if missing:
+            sys.exit(f"mutate: no mutant with key {', '.join(sorted(missing))}")
+    else:
+        chosen = sample(population, args.sample, args.seed)
+    if args.list:
+        for mutant in chosen:
+            print(f"{mutant.key}  {mutant.describe()}")
+        print(f"{len(chosen)} of {len(population)} mutants in {len(files)} files")
+        return 0
+
+    equivalents = load_equivalents(REPO / EQUIVALENT_FILE)
+    scratch = Scratch(args.scratch.resolve(), args.jobs)
+    json_path, text_path = args.scratch / "report.json", args.scratch / "report.txt"
+    settings = {"command": "scripts/mutate.py " + " ".join(sys.argv[1:]), "seed": args.seed,
+                "files": files, "population": len(population)}
+    results: list[dict] = []
+    if args.resume and json_path.is_file():
+        done = {m["key"]: m for m in json.loads(json_path.read_text())["mutants"]}
+        results = [done[m.key] for m in chosen if m.key in done]
+    finished = {r["key"] for r in results}
+
+    print(f"mutate: {len(chosen)} of {len(population)} mutants in {len(files)} files; "
+          f"scratch {scratch.source}", flush=True)
+    scratch.prepare()
+    compiled, output = scratch.compile(timeout=7200)
+    if not compiled:
+        sys.exit(f"mutate: the unmutated scratch copy does not build:\n{output[-4000:]}")
+    failed, timed_out, seconds = scratch.test(timeout=3600)
+    if failed or timed_out:
+        sys.exit(f"mutate: the unmutated suite fails ({', '.join(failed + timed_out)}); "
+                 "mutation results would mean nothing")
+    test_timeout = max(120.0, args.timeout_factor * seconds)
+    print(f"mutate: baseline suite passes in {seconds:.0f} s; test timeout {test_timeout:.0f} s",
+          flush=True)
+
+    for number, mutant in enumerate(chosen, 1):
+        if mutant.key in finished:
+            continue
+        result = {"key": mutant.key, "module": mutant.module, "path": mutant.path,
+                  "line": mutant.line, "operator": mutant.operator,
+                  "original": mutant.original, "replacement": mutant.replacement,
+                  "description": mutant.describe(), "killed_by": [], "timed_out": []}
+        if mutant.key in equivalents:
+            result.update(status="equivalent", reason=equivalents[mutant.key])
+        else:
+            target = scratch.source / mutant.path
+            original = target.read_text()
+            try:
+                target.write_text("\n".join(mutant.apply(original.split("\n"))))
+                started = time.monotonic()
+                compiled, _ = scratch.compile(timeout=3600)
+                if not compiled:
+                    result["status"] = "uncompilable"
+                else:
+                    failed, timed_out, _ = scratch.test(test_timeout)
+                    result["killed_by"], result["timed_out"] = failed, timed_out
+                    result["status"] = ("killed" if failed else
+                                        "timeout" if timed_out else "survived")
+                result["seconds"] = round(time.monotonic() - started, 1)
+            finally:
+                target.write_text(original)
+        results.append(result)
+        print(f"[{number}/{len(chosen)}] {result['status']:<12} {mutant.describe()}", flush=True)
+        write_reports(results, settings, json_path, text_path)
+
+    # Leave the scratch build matching the sources for the next run.
+    scratch.compile(timeout=3600)
+    summary = write_reports(results, settings, json_path, text_path)
+    print(text_path.read_text())
+    print(f"mutate: reports in {text_path} and {json_path}")
+    score = summary["total"].get("score")
+    if args.min_score is not None and (score is None or score < args.min_score):
+        print(f"mutate: score {score} % is below {args.min_score} %")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
