@@ -5,13 +5,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
-#include <fstream>
 #include <set>
 #include <sstream>
 
 #include "isa/catalog.hpp"
 #include "isa/encoder.hpp"
 #include "isa/expression.hpp"
+#include "isa/input_file.hpp"
 #include "isa/instruction_text.hpp"
 #include "isa/operand_names.hpp"
 #include "isa/operand_parser.hpp"
@@ -67,24 +67,12 @@ bool parse_string_literal(std::string_view text, std::string& out, std::string& 
       }
       const char e = text[++i];
       switch (e) {
-        case 'n':
-          c = '\n';
-          break;
-        case 't':
-          c = '\t';
-          break;
-        case 'r':
-          c = '\r';
-          break;
-        case '0':
-          c = '\0';
-          break;
-        case '\\':
-          c = '\\';
-          break;
-        case '"':
-          c = '"';
-          break;
+        case 'n': c = '\n'; break;
+        case 't': c = '\t'; break;
+        case 'r': c = '\r'; break;
+        case '0': c = '\0'; break;
+        case '\\': c = '\\'; break;
+        case '"': c = '"'; break;
         case 'x': {
           if (i + 3 >= text.size() || !std::isxdigit(static_cast<unsigned char>(text[i + 1])) ||
               !std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
@@ -95,9 +83,7 @@ bool parse_string_literal(std::string_view text, std::string& out, std::string& 
           i += 2;
           break;
         }
-        default:
-          error = fmt::format("unknown escape '\\{}'", e);
-          return false;
+        default: error = fmt::format("unknown escape '\\{}'", e); return false;
       }
     }
     out += c;
@@ -108,11 +94,7 @@ bool parse_string_literal(std::string_view text, std::string& out, std::string& 
 }  // namespace
 
 std::optional<std::string> read_source_file(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return std::nullopt;
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
+  return read_input_file(path);
 }
 
 // One pass over the sources. Pass 1 sizes everything and records labels;
@@ -175,6 +157,10 @@ class Assembler::Pass {
     if (final_) diagnostics_.push_back({at.file, at.line, column, at.source, std::move(message)});
   }
 
+  // Each level of .include costs stack; a chain deeper than any real program
+  // is an error, not a crash.
+  static constexpr std::size_t kMaxIncludeDepth = 64;
+
   Section& section() { return sections_[current_]; }
   std::uint64_t here() { return section().base + section().bytes.size(); }
 
@@ -184,12 +170,24 @@ class Assembler::Pass {
       if (from) error(from->first, from->second, "recursive .include of '" + path + "'");
       return;
     }
-    const auto text = owner_.reader_(path);
+    if (include_stack_.size() >= kMaxIncludeDepth) {
+      if (from)
+        error(from->first, from->second,
+              fmt::format(".include nested deeper than {} files", kMaxIncludeDepth));
+      return;
+    }
+    std::optional<std::string> text;
+    std::string reason = from ? "cannot read '" + path + "'" : "cannot read the source file";
+    try {
+      text = owner_.reader_(path);
+    } catch (const InputFileError& failure) {
+      reason = from ? failure.what() : failure.reason();
+    }
     if (!text) {
       if (from) {
-        error(from->first, from->second, "cannot read '" + path + "'");
+        error(from->first, from->second, reason);
       } else if (final_) {
-        diagnostics_.push_back({path, 0, 0, "", "cannot read the source file"});
+        diagnostics_.push_back({path, 0, 0, "", reason});
       }
       return;
     }

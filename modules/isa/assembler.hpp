@@ -29,7 +29,8 @@ struct AssemblyResult {
   bool ok() const { return diagnostics.empty(); }
 };
 
-// Returns a file's text, or nullopt when it cannot be read.
+// Returns a file's text, or nullopt when it cannot be read; may instead throw
+// InputFileError whose message says why (read_source_file does).
 using SourceReader = std::function<std::optional<std::string>(const std::string& path)>;
 std::optional<std::string> read_source_file(const std::string& path);
 

@@ -4,10 +4,9 @@
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 
 #include "isa/elf_format.hpp"
+#include "isa/input_file.hpp"
 
 namespace ptovp::isa {
 
@@ -55,13 +54,62 @@ class ImageBytes {
   const std::string& name_;
 };
 
+// Loaded sections and symbol tables may not add up to more bytes than the
+// file holds: headers that all name the whole file would otherwise make the
+// loader copy it once per header.
+class ByteBudget {
+ public:
+  explicit ByteBudget(const ImageBytes& in, std::uint64_t file_size) : in_(in), left_(file_size) {}
+  void spend(std::uint64_t size, const char* what) {
+    if (size > left_) {
+      throw ImageError(
+          fmt::format("{}: the {}s cover more bytes than the file holds", in_.name(), what));
+    }
+    left_ -= size;
+  }
+
+ private:
+  const ImageBytes& in_;
+  std::uint64_t left_;
+};
+
+// PT_LOAD segments as sections, for an image without section headers. The
+// bytes past p_filesz up to p_memsz stay as memory starts: zero.
+void load_segments(const ImageBytes& in, ByteBudget& budget, ProgramImage& image) {
+  const std::uint64_t phoff = in.read(32, 8, "e_phoff");
+  const auto phentsize = in.read(54, 2, "e_phentsize");
+  const auto phnum = in.read(56, 2, "e_phnum");
+  if (phnum != 0 && phentsize != elf::kProgramHeaderSize) {
+    throw ImageError(
+        fmt::format("{}: e_phentsize {} is not {}", in.name(), phentsize, elf::kProgramHeaderSize));
+  }
+  for (std::uint64_t i = 0; i < phnum; ++i) {
+    const std::uint64_t at = phoff + i * elf::kProgramHeaderSize;
+    in.require(at, elf::kProgramHeaderSize, "program header");
+    if (in.read(at, 4, "p_type") != elf::kPtLoad) continue;
+    const auto flags = in.read(at + 4, 4, "p_flags");
+    const std::uint64_t file_size = in.read(at + 32, 8, "p_filesz");
+    if (in.read(at + 40, 8, "p_memsz") < file_size)
+      throw ImageError(
+          fmt::format("{}: program header {} has p_memsz below p_filesz", in.name(), i));
+    budget.spend(file_size, "segment");
+    ImageSection segment;
+    segment.name = fmt::format("segment{}", i);
+    segment.address = in.read(at + 16, 8, "p_vaddr");
+    segment.bytes = in.slice(in.read(at + 8, 8, "p_offset"), file_size, "segment contents");
+    segment.executable = (flags & elf::kPfExecute) != 0;
+    segment.writable = (flags & elf::kPfWrite) != 0;
+    image.sections.push_back(std::move(segment));
+  }
+}
+
 struct SectionHeader {
   std::uint32_t name, type;
   std::uint64_t flags, address, offset, size;
   std::uint32_t link;
 };
 
-ProgramImage parse_elf(const ImageBytes& in) {
+ProgramImage parse_elf(const ImageBytes& in, std::uint64_t file_size) {
   if (in.read(4, 1, "e_ident class") != elf::kClass64) {
     throw ImageError(in.name() + ": not an ELF64 file (EI_CLASS is not ELFCLASS64)");
   }
@@ -73,6 +121,7 @@ ProgramImage parse_elf(const ImageBytes& in) {
                                  in.read(18, 2, "e_machine"), elf::kMachine));
   }
   ProgramImage image;
+  ByteBudget budget(in, file_size);
   image.entry = in.read(24, 8, "e_entry");
   const std::uint64_t shoff = in.read(40, 8, "e_shoff");
   const auto shentsize = in.read(58, 2, "e_shentsize");
@@ -104,6 +153,7 @@ ProgramImage parse_elf(const ImageBytes& in) {
   for (const SectionHeader& h : headers) {
     if (h.type == elf::kShtProgbits && (h.flags & elf::kShfAlloc)) {
       ImageSection section;
+      budget.spend(h.size, "section");
       section.name = section_name(h);
       section.address = h.address;
       section.bytes = in.slice(h.offset, h.size, "section contents");
@@ -112,8 +162,10 @@ ProgramImage parse_elf(const ImageBytes& in) {
       image.sections.push_back(std::move(section));
     }
   }
+  if (shnum == 0) load_segments(in, budget, image);
   for (const SectionHeader& h : headers) {
     if (h.type != elf::kShtSymtab) continue;
+    budget.spend(h.size, "symbol table");
     if (h.link >= headers.size())
       throw ImageError(in.name() + ": symbol table sh_link is out of range");
     const SectionHeader& strings = headers[h.link];
@@ -178,18 +230,21 @@ ImageFormat detect_image_format(const std::vector<std::uint8_t>& bytes) {
 }
 
 ProgramImage parse_program_image(const std::vector<std::uint8_t>& bytes, const std::string& name) {
-  if (detect_image_format(bytes) == ImageFormat::Elf) return parse_elf(ImageBytes(bytes, name));
+  if (detect_image_format(bytes) == ImageFormat::Elf)
+    return parse_elf(ImageBytes(bytes, name), bytes.size());
   ProgramImage image;
   image.sections.push_back({".text", 0, bytes, true, false});
   return image;
 }
 
 ProgramImage load_program_image(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw ImageError(path + ": cannot open the image");
-  const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(file)),
-                                        std::istreambuf_iterator<char>());
-  return parse_program_image(bytes, path);
+  std::string text;
+  try {
+    text = read_input_file(path);
+  } catch (const InputFileError& error) {
+    throw ImageError(error.what());
+  }
+  return parse_program_image(std::vector<std::uint8_t>(text.begin(), text.end()), path);
 }
 
 }  // namespace ptovp::isa

@@ -1,14 +1,17 @@
 // `ptovp asm SOURCE... -o IMAGE [--format bin|elf] [--listing FILE]`.
+// The image and the listing are written together or not at all
+// (cli/output_file.hpp): exit 2 leaves no new, partial or truncated file.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
+#include "cli/output_file.hpp"
 #include "isa/assembler.hpp"
 #include "isa/elf_writer.hpp"
 
@@ -21,13 +24,6 @@ struct AsmOptions {
   std::string format = "elf";
   std::string listing;
 };
-
-bool write_bytes(const std::string& path, const std::vector<std::uint8_t>& bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
-  return static_cast<bool>(out);
-}
 
 std::string listing_text(const isa::AssemblyResult& result) {
   std::string text;
@@ -52,17 +48,18 @@ int run_asm(const AsmOptions& options) {
   }
   const auto bytes =
       options.format == "bin" ? result.image.flat_binary() : isa::write_elf(result.image);
-  if (!write_bytes(options.output, bytes)) {
-    std::cerr << options.output << ": cannot write the image\n";
+  try {
+    OutputSet outputs;
+    outputs.reserve(options.output);
+    if (!options.listing.empty()) outputs.reserve(options.listing);
+    outputs.stream(options.output)
+        .write(reinterpret_cast<const char*>(bytes.data()),
+               static_cast<std::streamsize>(bytes.size()));
+    if (!options.listing.empty()) outputs.write(options.listing, listing_text(result));
+    outputs.commit();
+  } catch (const std::runtime_error& error) {
+    std::cerr << "ptovp asm: " << error.what() << "; no image written\n";
     return kExitUsage;
-  }
-  if (!options.listing.empty()) {
-    std::ofstream listing(options.listing);
-    listing << listing_text(result);
-    if (!listing) {
-      std::cerr << options.listing << ": cannot write the listing\n";
-      return kExitUsage;
-    }
   }
   return kExitOk;
 }
@@ -73,12 +70,16 @@ void add_asm_command(CLI::App& app, int& exit_status) {
   auto options = std::make_shared<AsmOptions>();
   auto* command = app.add_subcommand("asm", "Assemble PTO assembly into a raw or ELF64 image");
   command->add_option("sources", options->sources, "Assembly files, assembled as one program")
-      ->required();
-  command->add_option("-o,--output", options->output, "Image file to write")->required();
+      ->required()
+      ->check(file_path_validator());
+  command->add_option("-o,--output", options->output, "Image file to write")
+      ->required()
+      ->check(file_path_validator());
   command->add_option("--format", options->format, "Image format")
       ->check(CLI::IsMember({"bin", "elf"}))
       ->capture_default_str();
-  command->add_option("--listing", options->listing, "Write an address/bytes/source listing");
+  command->add_option("--listing", options->listing, "Write an address/bytes/source listing")
+      ->check(file_path_validator());
   command->callback([options, &exit_status] { exit_status = run_asm(*options); });
 }
 

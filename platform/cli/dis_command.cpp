@@ -1,4 +1,6 @@
 // `ptovp dis IMAGE [--start ADDR] [--count N]`: disassembles an ELF64 or raw image.
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
@@ -6,6 +8,7 @@
 #include <string>
 
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "isa/decoder.hpp"
 #include "isa/disassembler.hpp"
 
@@ -14,15 +17,27 @@ namespace {
 
 struct DisOptions {
   std::string image;
-  std::optional<std::uint64_t> start;
-  std::optional<std::size_t> count;
+  std::optional<std::string> start;
+  std::optional<std::string> count;
 };
 
 int run_dis(const DisOptions& options) {
   try {
+    std::optional<std::uint64_t> start;
+    std::optional<std::size_t> count;
+    if (options.start) {
+      start = parse_unsigned(*options.start, "--start");
+      // Instructions are whole 16-bit parcels and start on even addresses.
+      if (*start % 2 != 0)
+        throw UsageError(
+            fmt::format("--start: 0x{:x} is odd; instructions start at even "
+                        "addresses",
+                        *start));
+    }
+    if (options.count) count = parse_unsigned(*options.count, "--count");
     const isa::ProgramImage image = isa::load_program_image(options.image);
     const isa::Disassembly listing =
-        isa::disassemble(image, isa::Decoder::for_release(), options.start, options.count);
+        isa::disassemble(image, isa::Decoder::for_release(), start, count);
     std::cout << listing.format(image);
     if (listing.error) {
       std::cerr << options.image << ": " << *listing.error << "\n";
@@ -31,6 +46,9 @@ int run_dis(const DisOptions& options) {
     return kExitOk;
   } catch (const isa::ImageError& error) {
     std::cerr << error.what() << "\n";
+    return kExitUsage;
+  } catch (const UsageError& error) {
+    std::cerr << "ptovp dis: " << error.what() << "\n";
     return kExitUsage;
   }
 }
@@ -41,7 +59,8 @@ void add_dis_command(CLI::App& app, int& exit_status) {
   auto options = std::make_shared<DisOptions>();
   auto* command = app.add_subcommand("dis", "Disassemble an ELF64 or raw PTO image");
   command->add_option("image", options->image, "Image file (ELF64, else raw from address 0)")
-      ->required();
+      ->required()
+      ->check(file_path_validator());
   command->add_option("--start", options->start, "First address to disassemble (0x... accepted)");
   command->add_option("--count", options->count, "Number of instructions");
   command->callback([options, &exit_status] { exit_status = run_dis(*options); });

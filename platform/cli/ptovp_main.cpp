@@ -3,6 +3,8 @@
 // program is; main() only turns off the kernel's banner first.
 #include <CLI/CLI.hpp>
 #include <cstdlib>
+#include <iostream>
+#include <new>
 #include <systemc>
 
 #include "cli/commands.hpp"
@@ -16,11 +18,19 @@ int sc_main(int argc, char** argv) {
   ptovp::cli::add_dis_command(app, exit_status);
   ptovp::cli::add_run_command(app, exit_status);
   ptovp::cli::add_conform_command(app, exit_status);
+  // Nothing escapes to the SystemC kernel's report handler (which would
+  // exit 1 with a kernel message): every failure here is bad input, exit 2.
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     const int status = app.exit(error);
     return status == 0 ? 0 : ptovp::cli::kExitUsage;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "ptovp: out of memory (an input asks for more than the host has)\n";
+    return ptovp::cli::kExitUsage;
+  } catch (const std::exception& error) {
+    std::cerr << "ptovp: " << error.what() << "\n";
+    return ptovp::cli::kExitUsage;
   }
   return exit_status;
 }

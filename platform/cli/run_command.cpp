@@ -9,21 +9,21 @@
 
 #include <CLI/CLI.hpp>
 #include <chrono>
-#include <fstream>
 #include <functional>
 #include <iostream>
-#include <iterator>
 #include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/commands.hpp"
-#include "cli/run_outputs.hpp"
+#include "cli/options.hpp"
+#include "cli/output_file.hpp"
 #include "config/platform_config.hpp"
 #include "functional/fault_report.hpp"
 #include "functional/functional_model.hpp"
 #include "functional/state_dump.hpp"
+#include "isa/input_file.hpp"
 #include "isa/program_image.hpp"
 #include "systemc/report_log.hpp"
 #include "systemc/run_statistics.hpp"
@@ -47,31 +47,10 @@ struct RunOptions {
   std::vector<std::string> loads;
   std::vector<std::string> dumps;
   std::string dump_state;
-  std::uint64_t max_instructions = 1'000'000'000;
+  std::string max_instructions = "1000000000";
   bool quiet = false;
   bool verbose = false;
 };
-
-// A bad command line or input file: message, exit kExitUsage.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-std::uint64_t parse_number(const std::string& text, const std::string& what) {
-  try {
-    std::size_t used = 0;
-    const std::uint64_t value = std::stoull(text, &used, 0);
-    if (used == text.size()) return value;
-  } catch (const std::exception&) {
-  }
-  throw UsageError(fmt::format("{}: '{}' is not a number", what, text));
-}
-
-std::vector<std::uint8_t> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(fmt::format("{}: cannot read the file", path));
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 struct LoadRequest {
   std::string spec;
@@ -82,7 +61,9 @@ struct LoadRequest {
 LoadRequest parse_load(const std::string& spec) {
   const auto at = spec.rfind('@');
   if (at == std::string::npos) throw UsageError(fmt::format("--load {}: expected FILE@ADDR", spec));
-  return {spec, parse_number(spec.substr(at + 1), "--load address"), read_file(spec.substr(0, at))};
+  const std::string bytes = isa::read_input_file(spec.substr(0, at));
+  return {
+      spec, parse_unsigned(spec.substr(at + 1), "--load address"), {bytes.begin(), bytes.end()}};
 }
 
 struct DumpRequest {
@@ -96,8 +77,8 @@ DumpRequest parse_dump(const std::string& spec) {
   const auto second = first == std::string::npos ? first : spec.find(':', first + 1);
   if (second == std::string::npos)
     throw UsageError(fmt::format("--dump {}: expected ADDR:LEN:FILE", spec));
-  return {parse_number(spec.substr(0, first), "--dump address"),
-          parse_number(spec.substr(first + 1, second - first - 1), "--dump length"),
+  return {parse_unsigned(spec.substr(0, first), "--dump address"),
+          parse_unsigned(spec.substr(first + 1, second - first - 1), "--dump length"),
           spec.substr(second + 1)};
 }
 
@@ -135,7 +116,7 @@ struct Engine {
 // `after_run` adds the engine's own outputs. Returns the exit status.
 int execute(const RunOptions& options, const isa::ProgramImage& image,
             const std::function<arch::MaybeFault(const isa::ProgramImage&)>& load_image,
-            const Engine& engine, RunOutputs& outputs,
+            const Engine& engine, OutputSet& outputs,
             const std::function<void(const functional::RunResult&, double)>& after_run) {
   if (auto failed = load_image(image))
     throw UsageError(fmt::format("{}: {}", options.image, failed->reason));
@@ -149,7 +130,8 @@ int execute(const RunOptions& options, const isa::ProgramImage& image,
     dumps.push_back(parse_dump(spec));
 
   const auto begin = std::chrono::steady_clock::now();
-  const functional::RunResult result = engine.run(options.max_instructions);
+  const functional::RunResult result =
+      engine.run(parse_unsigned(options.max_instructions, "--max-instructions"));
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
 
@@ -181,11 +163,12 @@ int execute(const RunOptions& options, const isa::ProgramImage& image,
   }
   if (!options.dump_state.empty())
     outputs.write(options.dump_state, engine.state_dump().dump(1) + "\n");
+  outputs.commit();
   return status;
 }
 
 int run_functional(const RunOptions& options, const config::PlatformConfig& config,
-                   const isa::ProgramImage& image, RunOutputs& outputs) {
+                   const isa::ProgramImage& image, OutputSet& outputs) {
   functional::FunctionalModel model(config.model);
   model.cube().set_config(config.cube);
   model.cube().set_config(config.cube);
@@ -209,7 +192,7 @@ int run_functional(const RunOptions& options, const config::PlatformConfig& conf
 }
 
 int run_systemc(const RunOptions& options, const config::PlatformConfig& config,
-                const isa::ProgramImage& image, RunOutputs& outputs) {
+                const isa::ProgramImage& image, OutputSet& outputs) {
   systemc::install_report_log(std::cerr, options.quiet     ? systemc::LogLevel::Quiet
                                          : options.verbose ? systemc::LogLevel::Verbose
                                                            : systemc::LogLevel::Normal);
@@ -261,7 +244,17 @@ int run(const RunOptions& options) {
   if (options.image.empty()) throw UsageError("an IMAGE is required");
   if (options.engine != "functional" && options.engine != "systemc")
     throw UsageError(fmt::format("unknown engine '{}' (systemc or functional)", options.engine));
-  RunOutputs outputs;
+  parse_unsigned(options.max_instructions, "--max-instructions");
+  if (options.engine == "functional") {
+    for (const auto& [flag, path] : {std::pair{"--trace", &options.trace},
+                                     {"--stats", &options.stats},
+                                     {"--vcd", &options.vcd}}) {
+      if (!path->empty())
+        throw UsageError(fmt::format(
+            "{}: only the systemc engine writes it (the functional engine is untimed)", flag));
+    }
+  }
+  OutputSet outputs;
   for (const std::string* path :
        {&options.trace, &options.stats, &options.vcd, &options.dump_state}) {
     if (!path->empty()) outputs.reserve(*path);
@@ -293,21 +286,31 @@ int run(const RunOptions& options) {
 void add_run_command(CLI::App& app, int& exit_status) {
   auto options = std::make_shared<RunOptions>();
   CLI::App* command = app.add_subcommand("run", "Run a PTO image (raw or ELF) on the platform");
-  command->add_option("image", options->image, "program image (ELF, or raw loaded at 0)");
+  command->add_option("image", options->image, "program image (ELF, or raw loaded at 0)")
+      ->check(file_path_validator());
   command->add_option("--engine", options->engine,
                       "systemc (the timed TLM-2.0 platform, default) or functional");
-  command->add_option("--config", options->config_file, "configuration JSON (docs/platform.md)");
+  command->add_option("--config", options->config_file, "configuration JSON (docs/platform.md)")
+      ->check(file_path_validator());
   command->add_flag("--print-config", options->print_config,
                     "print the configuration (defaults, --config, --set applied) and exit");
   command->add_option("--profile", options->profile, "numeric profile: hardware or pto-v0");
-  command->add_option("--set", options->sets, "one configuration key: KEY=VALUE (repeatable)");
-  command->add_option("--trace", options->trace, "systemc: Chrome/Perfetto trace-event JSON");
-  command->add_option("--stats", options->stats, "systemc: run statistics JSON");
-  command->add_option("--vcd", options->vcd, "systemc: per-unit busy signals as VCD");
-  command->add_option("--load", options->loads, "extra bytes: FILE@ADDR (repeatable)");
-  command->add_option("--dump", options->dumps,
-                      "write memory after the run: ADDR:LEN:FILE (repeatable)");
-  command->add_option("--dump-state", options->dump_state, "write the architectural state as JSON");
+  command->add_option("--set", options->sets, "one configuration key: KEY=VALUE (repeatable)")
+      ->allow_extra_args(false);
+  command->add_option("--trace", options->trace, "systemc: Chrome/Perfetto trace-event JSON")
+      ->check(file_path_validator());
+  command->add_option("--stats", options->stats, "systemc: run statistics JSON")
+      ->check(file_path_validator());
+  command->add_option("--vcd", options->vcd, "systemc: per-unit busy signals as VCD")
+      ->check(file_path_validator());
+  command->add_option("--load", options->loads, "extra bytes: FILE@ADDR (repeatable)")
+      ->allow_extra_args(false);
+  command
+      ->add_option("--dump", options->dumps,
+                   "write memory after the run: ADDR:LEN:FILE (repeatable)")
+      ->allow_extra_args(false);
+  command->add_option("--dump-state", options->dump_state, "write the architectural state as JSON")
+      ->check(file_path_validator());
   command->add_option("--max-instructions", options->max_instructions,
                       "stop after N instruction attempts (0 = no limit; default 1e9)");
   command->add_flag("--quiet", options->quiet, "print nothing but faults");

@@ -1,9 +1,11 @@
 #include "config/platform_config.hpp"
 
-#include <fstream>
+#include <cctype>
 #include <vector>
 
 #include <fmt/format.h>
+
+#include "config/json_file.hpp"
 
 namespace ptovp::config {
 
@@ -11,12 +13,19 @@ using nlohmann::json;
 
 namespace {
 
-// A numeric key: its field and the smallest value a run can use.
+// A numeric key: its field and the range a run can use. The maxima keep
+// every timing product (cycles x clock period, in picoseconds) and every
+// formula's divisor inside 64 bits (docs/platform.md, "Keys").
 struct NumberKey {
   std::string_view key;
   std::uint64_t minimum;
+  std::uint64_t maximum;
   std::uint64_t& (*field)(PlatformConfig&);
 };
+
+constexpr std::uint64_t kNoMaximum = ~std::uint64_t{0};
+constexpr std::uint64_t kMaxLatency = 1'000'000;  // a fixed cost per instruction or block
+constexpr std::uint64_t kMaxStepCycles = 10'000;  // a cost per step, fractal or group
 
 // A choice key: its value names in enum order and the field as a byte.
 struct ChoiceKey {
@@ -33,39 +42,42 @@ std::uint8_t& byte_of(E& e) {
 
 const std::vector<NumberKey>& number_keys() {
   static const std::vector<NumberKey> keys{
-      {"memory.base", 0, [](PlatformConfig& c) -> std::uint64_t& { return c.model.memory_base; }},
-      {"memory.size", 1, [](PlatformConfig& c) -> std::uint64_t& { return c.model.memory_size; }},
-      {"tile.capacity", 1,
+      {"memory.base", 0, kNoMaximum,
+       [](PlatformConfig& c) -> std::uint64_t& { return c.model.memory_base; }},
+      {"memory.size", 1, std::uint64_t{1} << 40,
+       [](PlatformConfig& c) -> std::uint64_t& { return c.model.memory_size; }},
+      {"tile.capacity", 1, std::uint64_t{1} << 32,
        [](PlatformConfig& c) -> std::uint64_t& { return c.model.arch.tile_capacity; }},
-      {"tile.shared_pool_bytes", 1,
+      {"tile.shared_pool_bytes", 1, std::uint64_t{1} << 32,
        [](PlatformConfig& c) -> std::uint64_t& { return c.model.capacity.shared_pool_bytes; }},
-      {"clock.period_ps", 1,
+      {"clock.period_ps", 1, 1'000'000,
        [](PlatformConfig& c) -> std::uint64_t& { return c.timing.clock_period_ps; }},
-      {"quantum.ns", 1, [](PlatformConfig& c) -> std::uint64_t& { return c.timing.quantum_ns; }},
-      {"frontend.cycles_per_instruction", 1,
+      {"quantum.ns", 1, 1'000'000'000,
+       [](PlatformConfig& c) -> std::uint64_t& { return c.timing.quantum_ns; }},
+      {"frontend.cycles_per_instruction", 1, kMaxLatency,
        [](PlatformConfig& c) -> std::uint64_t& {
          return c.timing.frontend_cycles_per_instruction;
        }},
-      {"builder.cycles_per_block", 0,
+      {"builder.cycles_per_block", 0, kMaxLatency,
        [](PlatformConfig& c) -> std::uint64_t& { return c.timing.builder_cycles_per_block; }},
-      {"cube.base_cycles", 0,
+      {"cube.base_cycles", 0, kMaxLatency,
        [](PlatformConfig& c) -> std::uint64_t& { return c.timing.cube_base_cycles; }},
       // k_step(type) = 8 * bytes / bits(type) must be >= 1 for FP64.
-      {"cube.k_step_bytes", 8,
+      {"cube.k_step_bytes", 8, 4096,
        [](PlatformConfig& c) -> std::uint64_t& { return c.timing.cube_k_step_bytes; }},
-      {"cube.cycles_per_step", 1,
+      {"cube.cycles_per_step", 1, kMaxStepCycles,
        [](PlatformConfig& c) -> std::uint64_t& { return c.timing.cube_cycles_per_step; }},
-      {"cube.cycles_per_step_fp32", 1,
+      {"cube.cycles_per_step_fp32", 1, kMaxStepCycles,
        [](PlatformConfig& c) -> std::uint64_t& { return c.timing.cube_cycles_per_step_fp32; }},
-      {"fpatr.group_elements", 1,
+      {"fpatr.group_elements", 1, std::uint64_t{1} << 20,
        [](PlatformConfig& c) -> std::uint64_t& { return c.timing.fpatr_group_elements; }},
-      {"fpatr.cycles_per_group", 0,
+      {"fpatr.cycles_per_group", 0, kMaxStepCycles,
        [](PlatformConfig& c) -> std::uint64_t& { return c.timing.fpatr_cycles_per_group; }},
-      {"tlsu.bytes_per_cycle", 1,
+      {"tlsu.bytes_per_cycle", 1, std::uint64_t{1} << 20,
        [](PlatformConfig& c) -> std::uint64_t& { return c.timing.tlsu_bytes_per_cycle; }},
-      {"tlsu.latency_cycles", 0,
+      {"tlsu.latency_cycles", 0, kMaxLatency,
        [](PlatformConfig& c) -> std::uint64_t& { return c.timing.tlsu_latency_cycles; }},
-      {"fabric.publish_cycles", 0,
+      {"fabric.publish_cycles", 0, kMaxLatency,
        [](PlatformConfig& c) -> std::uint64_t& { return c.timing.fabric_publish_cycles; }},
   };
   return keys;
@@ -130,7 +142,8 @@ std::optional<std::string> PlatformConfig::set(std::string_view key, std::string
       std::size_t used = 0;
       const std::string text(value);
       const std::uint64_t parsed = std::stoull(text, &used, 0);
-      if (used == text.size() && text[0] != '-') {
+      // stoull also takes blanks and a sign, and wraps "-1" to 2^64-1.
+      if (used == text.size() && std::isdigit(static_cast<unsigned char>(text[0]))) {
         number.field(*this) = parsed;
         return std::nullopt;
       }
@@ -177,7 +190,8 @@ std::optional<std::string> PlatformConfig::apply(const json& document) {
     } else if (value.is_boolean()) {
       text = value.get<bool>() ? "on" : "off";
     } else {
-      return fmt::format("{}: expected a string or an unsigned number, got {}", key, value.dump());
+      return fmt::format("{}: expected a string or an unsigned number, got {}", key,
+                         json_excerpt(value));
     }
     if (auto error = set(key, text)) return error;
   }
@@ -185,13 +199,11 @@ std::optional<std::string> PlatformConfig::apply(const json& document) {
 }
 
 std::optional<std::string> PlatformConfig::apply_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return fmt::format("{}: cannot read the file", path);
   json document;
   try {
-    in >> document;
-  } catch (const json::exception& error) {
-    return fmt::format("{}: malformed JSON: {}", path, error.what());
+    document = read_json_file(path);
+  } catch (const JsonFileError& error) {
+    return error.what();
   }
   if (auto error = apply(document)) return fmt::format("{}: {}", path, *error);
   return std::nullopt;
@@ -203,6 +215,8 @@ std::optional<std::string> PlatformConfig::validate() const {
     const std::uint64_t value = number.field(copy);
     if (value < number.minimum)
       return fmt::format("{}: {} is below the minimum {}", number.key, value, number.minimum);
+    if (value > number.maximum)
+      return fmt::format("{}: {} is above the maximum {}", number.key, value, number.maximum);
   }
   if (model.memory_base + model.memory_size < model.memory_base)
     return fmt::format("memory.size: the window at 0x{:x} wraps", model.memory_base);

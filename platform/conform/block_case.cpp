@@ -1,9 +1,10 @@
 #include "conform/block_case.hpp"
 
 #include <algorithm>
-#include <fstream>
 
 #include <fmt/format.h>
+
+#include "config/json_file.hpp"
 
 namespace ptovp::conform {
 
@@ -27,7 +28,8 @@ class Reader {
   }
 
   std::string string(const json& value, const std::string& field) const {
-    if (!value.is_string()) fail(field, fmt::format("expected a string, got {}", value.dump()));
+    if (!value.is_string())
+      fail(field, fmt::format("expected a string, got {}", config::json_excerpt(value)));
     return value.get<std::string>();
   }
 
@@ -44,7 +46,7 @@ class Reader {
       } catch (const std::exception&) {
       }
     }
-    fail(field, fmt::format("expected an unsigned number, got {}", value.dump()));
+    fail(field, fmt::format("expected an unsigned number, got {}", config::json_excerpt(value)));
   }
 
   std::vector<std::uint8_t> hex(const json& value, const std::string& field) const {
@@ -65,12 +67,14 @@ class Reader {
   }
 
   const json& array(const json& value, const std::string& field) const {
-    if (!value.is_array()) fail(field, fmt::format("expected an array, got {}", value.dump()));
+    if (!value.is_array())
+      fail(field, fmt::format("expected an array, got {}", config::json_excerpt(value)));
     return value;
   }
 
   const json& object(const json& value, const std::string& field) const {
-    if (!value.is_object()) fail(field, fmt::format("expected an object, got {}", value.dump()));
+    if (!value.is_object())
+      fail(field, fmt::format("expected an object, got {}", config::json_excerpt(value)));
     return value;
   }
 
@@ -205,15 +209,11 @@ BlockCase parse_block_case(const json& document, const std::string& path) {
 }
 
 BlockCase load_block_case(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw CaseError(fmt::format("{}: cannot read the file", path));
-  json document;
   try {
-    in >> document;
-  } catch (const json::exception& error) {
-    throw CaseError(fmt::format("{}: malformed JSON: {}", path, error.what()));
+    return parse_block_case(config::read_json_file(path), path);
+  } catch (const config::JsonFileError& error) {
+    throw CaseError(error.what());
   }
-  return parse_block_case(document, path);
 }
 
 }  // namespace ptovp::conform

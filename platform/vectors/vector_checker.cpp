@@ -1,12 +1,13 @@
 #include "vectors/vector_checker.hpp"
 
 #include <charconv>
-#include <fstream>
 #include <ostream>
 #include <set>
 #include <sstream>
 #include <utility>
 #include <vector>
+
+#include "isa/input_file.hpp"
 
 namespace ptovp::vectors {
 namespace {
@@ -130,10 +131,12 @@ VectorChecker::VectorChecker(const VectorKindRegistry& kinds, std::ostream& repo
     : kinds_(kinds), report_(report), max_reported_(max_reported) {}
 
 bool VectorChecker::check_file(const std::string& path) {
-  std::ifstream input(path);
-  if (!input) {
+  std::istringstream input;
+  try {
+    input.str(isa::read_input_file(path));
+  } catch (const isa::InputFileError& error) {
     ++malformed_;
-    report_ << path << ": cannot open the file\n";
+    report_ << error.what() << "\n";
     return false;
   }
   check_stream(input, path);

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -136,6 +138,140 @@ TEST_F(CliTest, BadCommandLinesExitTwo) {
   EXPECT_EQ(run("vectors /nonexistent.vec").status, 2);
   EXPECT_EQ(run("asm /nonexistent.s -o " + path("x.elf")).status, 2);
   EXPECT_EQ(run("dis /nonexistent.elf").status, 2);
+}
+
+// A little-endian ELF64 built field by field, for the loader's bounds.
+class ElfBuilder {
+ public:
+  explicit ElfBuilder(std::size_t size) : bytes_(size, 0) {
+    const unsigned char ident[] = {0x7F, 'E', 'L', 'F', 2, 1, 1};
+    std::copy(std::begin(ident), std::end(ident), bytes_.begin());
+    put(16, 2, 2);   // e_type EXEC
+    put(52, 2, 64);  // e_ehsize
+  }
+  void put(std::size_t at, unsigned size, std::uint64_t value) {
+    for (unsigned i = 0; i < size; ++i)
+      bytes_[at + i] = static_cast<char>(value >> (8 * i));
+  }
+  void save(const std::string& path) const {
+    std::ofstream(path, std::ios::binary).write(bytes_.data(), static_cast<long>(bytes_.size()));
+  }
+
+ private:
+  std::vector<char> bytes_;
+};
+
+TEST_F(CliTest, AsmThatCannotWriteExitsTwoAndKeepsTheOldFiles) {
+  const std::string source = write("ok.s", "  C.BSTOP\n");
+  const std::string image = write("old.elf", "old image");
+  Result result = run("asm " + source + " -o " + image + " --listing " + path("no/dir/l.txt"));
+  EXPECT_EQ(result.status, 2) << result.output;
+  EXPECT_THAT(result.output, HasSubstr("no/dir/l.txt: cannot write the file"));
+  EXPECT_EQ(bytes(image), std::vector<char>({'o', 'l', 'd', ' ', 'i', 'm', 'a', 'g', 'e'}));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 2)
+      << "no temporary file is left behind";
+
+  if (fs::is_character_file("/dev/full")) {
+    result = run("asm " + source + " -o /dev/full");
+    EXPECT_EQ(result.status, 2) << result.output;
+    EXPECT_THAT(result.output, HasSubstr("/dev/full: cannot write the file"));
+    EXPECT_TRUE(fs::is_character_file("/dev/full"));
+  }
+  result = run("asm " + source + " -o " + image);
+  ASSERT_EQ(result.status, 0) << result.output;
+  EXPECT_EQ(bytes(image).size() > 64, true);
+}
+
+TEST_F(CliTest, AsmRejectsDirectoriesAndTooDeepIncludes) {
+  fs::create_directories(path("sub"));
+  Result result = run("asm " + path("sub") + " -o " + path("x.elf"));
+  EXPECT_EQ(result.status, 2);
+  EXPECT_THAT(result.output, HasSubstr("sub: error: is a directory, not a file"));
+  const std::string includer = write("inc.s", ".include \"" + path("sub") + "\"\n");
+  result = run("asm " + includer + " -o " + path("x.elf"));
+  EXPECT_EQ(result.status, 2);
+  EXPECT_THAT(result.output, HasSubstr("inc.s:1:"));
+  EXPECT_THAT(result.output, HasSubstr("is a directory, not a file"));
+  // A 500-deep chain: each file includes the next.
+  for (int i = 0; i < 500; ++i)
+    write("d" + std::to_string(i) + ".s",
+          ".include \"" + path("d" + std::to_string(i + 1) + ".s") + "\"\n");
+  write("d500.s", "  C.BSTOP\n");
+  result = run("asm " + path("d0.s") + " -o " + path("x.elf"));
+  EXPECT_EQ(result.status, 2);
+  EXPECT_THAT(result.output, HasSubstr(".include nested deeper than 64 files"));
+  EXPECT_FALSE(fs::exists(path("x.elf")));
+}
+
+TEST_F(CliTest, DisRejectsANegativeCountAnOddStartAndADirectory) {
+  const std::string source = write("ok.s", "  C.BSTOP\n  C.BSTOP\n");
+  ASSERT_EQ(run("asm " + source + " -o " + path("ok.elf")).status, 0);
+  Result result = run("dis " + path("ok.elf") + " --count -1");
+  EXPECT_EQ(result.status, 2);
+  EXPECT_THAT(result.output, HasSubstr("--count: '-1' is not an unsigned number"));
+  result = run("dis " + path("ok.elf") + " --count 99999999999999999999");
+  EXPECT_EQ(result.status, 2);
+  EXPECT_THAT(result.output, HasSubstr("above 2^64-1"));
+  result = run("dis " + path("ok.elf") + " --start 1");
+  EXPECT_EQ(result.status, 2);
+  EXPECT_THAT(result.output, HasSubstr("--start: 0x1 is odd"));
+  result = run("dis " + dir_.string());
+  EXPECT_EQ(result.status, 2);
+  EXPECT_THAT(result.output, HasSubstr("is a directory, not a file"));
+  result = run("conform " + dir_.string());
+  EXPECT_EQ(result.status, 2);
+  EXPECT_THAT(result.output, HasSubstr("is a directory, not a file"));
+  result = run("dis " + path("ok.elf") + " --start 2 --count 1");
+  EXPECT_EQ(result.status, 0) << result.output;
+  EXPECT_THAT(result.output, HasSubstr("C.BSTOP"));
+}
+
+TEST_F(CliTest, ElfSectionsThatOverstateTheFileAreRefusedBeforeAllocating) {
+  // 1000 PROGBITS+ALLOC section headers, each naming the whole 80 KB file:
+  // loading them would copy the file 1000 times.
+  constexpr std::size_t kSections = 1000, kSize = kSections * 64 + 16384;
+  ElfBuilder elf(kSize);
+  elf.put(40, 8, 16384);      // e_shoff
+  elf.put(58, 2, 64);         // e_shentsize
+  elf.put(60, 2, kSections);  // e_shnum
+  elf.put(62, 2, 0);          // e_shstrndx
+  for (std::size_t i = 0; i < kSections; ++i) {
+    const std::size_t at = 16384 + i * 64;
+    elf.put(at + 4, 4, 1);       // SHT_PROGBITS
+    elf.put(at + 8, 8, 2);       // SHF_ALLOC
+    elf.put(at + 24, 8, 0);      // sh_offset
+    elf.put(at + 32, 8, kSize);  // sh_size
+  }
+  elf.save(path("wide.elf"));
+  const Result result = run("dis " + path("wide.elf"));
+  EXPECT_EQ(result.status, 2);
+  EXPECT_THAT(result.output, HasSubstr("wide.elf: the sections cover more bytes than the file"));
+}
+
+TEST_F(CliTest, AnElfWithOnlyProgramHeadersLoadsItsSegments) {
+  // One PT_LOAD segment R+X at 0x1000 holding C.BSTOP twice; no sections.
+  ElfBuilder elf(64 + 56 + 4);
+  elf.put(24, 8, 0x1000);  // e_entry
+  elf.put(32, 8, 64);      // e_phoff
+  elf.put(54, 2, 56);      // e_phentsize
+  elf.put(56, 2, 1);       // e_phnum
+  elf.put(64, 4, 1);       // PT_LOAD
+  elf.put(68, 4, 5);       // PF_R | PF_X
+  elf.put(72, 8, 120);     // p_offset
+  elf.put(80, 8, 0x1000);  // p_vaddr
+  elf.put(96, 8, 4);       // p_filesz
+  elf.put(104, 8, 4);      // p_memsz
+  const std::string source = write("stop.s", "  C.BSTOP\n  C.BSTOP\n");
+  ASSERT_EQ(run("asm " + source + " -o " + path("stop.bin") + " --format bin").status, 0);
+  const std::vector<char> code = bytes(path("stop.bin"));
+  ASSERT_EQ(code.size(), 4u);
+  for (std::size_t i = 0; i < 4; ++i)
+    elf.put(120 + i, 1, static_cast<unsigned char>(code[i]));
+  elf.save(path("segments.elf"));
+  const Result result = run("dis " + path("segments.elf"));
+  EXPECT_EQ(result.status, 0) << result.output;
+  EXPECT_THAT(result.output, HasSubstr("00001002:"));
+  EXPECT_THAT(result.output, HasSubstr("C.BSTOP"));
 }
 
 }  // namespace

@@ -102,7 +102,10 @@ TEST(VectorChecker, AMissingFileIsReportedNotThrown) {
   VectorChecker checker(kinds, report);
   EXPECT_FALSE(checker.check_file("/nonexistent/ptovp.vec"));
   EXPECT_FALSE(checker.all_passed());
-  EXPECT_THAT(report.str(), HasSubstr("cannot open"));
+  EXPECT_THAT(report.str(), HasSubstr("/nonexistent/ptovp.vec: cannot read the file"));
+  // A directory opens, then fails to read: reported, not thrown.
+  EXPECT_FALSE(checker.check_file("/"));
+  EXPECT_THAT(report.str(), HasSubstr("/: is a directory, not a file"));
 }
 
 TEST(VectorInputs, ParsesListsDashesAndTypes) {

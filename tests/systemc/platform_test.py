@@ -14,6 +14,7 @@ import argparse
 import glob
 import json
 import os
+import stat
 import subprocess
 import sys
 import tempfile
@@ -437,6 +438,88 @@ class BadInput(PlatformCase):
             f.write(b"\0" * 4096)
         self.expect_usage_error(["run", image, "--set", "memory.size=8192", "--load",
                                  f"{blob}@0x1800", *outs], "--load", every)
+
+    def test_a_failed_write_never_removes_or_truncates_an_existing_file(self):
+        image = self.assemble(os.path.join(FIRMWARE, "tile_copy", "tile_copy.s"), "copy")
+        state = self.path("state.json")
+        with open(state, "w") as f:
+            f.write("old state")
+        if os.path.exists("/dev/full"):
+            self.expect_usage_error(["run", image, "--quiet", "--stats", "/dev/full"],
+                                    "/dev/full: cannot write the file")
+            self.assertTrue(stat.S_ISCHR(os.stat("/dev/full").st_mode), "/dev/full survives")
+            self.expect_usage_error(["run", image, "--quiet", "--dump-state", state, "--vcd",
+                                     "/dev/full"], "/dev/full: cannot write the file")
+            with open(state) as f:
+                self.assertEqual(f.read(), "old state")
+        self.assertEqual(sorted(os.listdir(self.dir)), ["copy.elf", "state.json"],
+                         "no temporary file is left behind")
+        result = self.ptovp("run", image, "--quiet", "--dump-state", state)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(state) as f:
+            self.assertIn('"pc"', f.read())
+
+    def test_extreme_values_are_out_of_range_not_wrapped(self):
+        image = self.assemble(os.path.join(FIRMWARE, "tile_copy", "tile_copy.s"), "copy")
+        for setting, message in (
+                ("cube.k_step_bytes=0x2000000000000000", "above the maximum 4096"),
+                ("clock.period_ps=0xffffffffffffffff", "above the maximum 1000000"),
+                ("memory.size=0x20000000000", "above the maximum"),
+                ("tlsu.latency_cycles= 5", "is not an unsigned number"),
+                ("quantum.ns=-1", "is not an unsigned number")):
+            with self.subTest(setting=setting):
+                result = self.ptovp("run", image, "--set", setting)
+                self.assertEqual(result.returncode, 2, result.stderr)
+                self.assertIn(setting.split("=")[0] + ":", result.stderr)
+                self.assertIn(message, result.stderr)
+        for limit in ("-1", "18446744073709551616", "1e9"):
+            with self.subTest(limit=limit):
+                self.expect_usage_error(["run", image, "--max-instructions", limit],
+                                        "--max-instructions")
+
+    def test_json_that_is_too_deep_or_has_trailing_garbage_is_malformed(self):
+        image = self.assemble(os.path.join(FIRMWARE, "tile_copy", "tile_copy.s"), "copy")
+        config = self.path("deep.json")
+        with open(config, "w") as f:
+            f.write('{"tlsu": ' + "[" * 100000 + "]" * 100000 + "}")
+        self.expect_usage_error(["run", image, "--config", config], "nested deeper than 64")
+        with open(config, "w") as f:
+            f.write('{"tlsu": {"bytes_per_cycle": 32}} trailing')
+        self.expect_usage_error(["run", image, "--config", config], "malformed JSON")
+        with open(config, "w") as f:
+            f.write('{"tlsu": {"bytes_per_cycle": [' + ",".join(["1"] * 1000) + "]}}")
+        result = self.ptovp("run", image, "--config", config)
+        self.assertEqual(result.returncode, 2)
+        self.assertLess(len(result.stderr), 300, "the bad value is quoted in short")
+        case = self.path("case.json")
+        with open(case, "w") as f:
+            f.write("[" * 100000 + "]" * 100000)
+        result = self.ptovp("conform", case)
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertIn("nested deeper than 64", result.stdout)
+
+    def test_options_before_the_image_do_not_swallow_it(self):
+        image = self.assemble(os.path.join(FIRMWARE, "tile_copy", "tile_copy.s"), "copy")
+        blob = self.path("blob.bin")
+        with open(blob, "wb") as f:
+            f.write(b"\0" * 16)
+        for args in (["--load", f"{blob}@0x80000", image], ["--set", "quantum.ns=500", image],
+                     ["--dump", f"0:16:{self.path('m.bin')}", image]):
+            with self.subTest(args=args):
+                result = self.ptovp("run", *args, "--quiet")
+                self.assertEqual(result.returncode, 0, result.stderr)
+        result = self.ptovp("run", image, "--stats", "--quiet")
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("--stats: expected a FILE, got '--quiet'", result.stderr)
+        self.assertFalse(os.path.exists("--quiet"))
+
+    def test_the_functional_engine_refuses_timed_outputs(self):
+        image = self.assemble(os.path.join(FIRMWARE, "tile_copy", "tile_copy.s"), "copy")
+        for flag in ("--stats", "--trace", "--vcd"):
+            with self.subTest(flag=flag):
+                out = self.path("out")
+                self.expect_usage_error(["run", image, "--engine", "functional", flag, out],
+                                        f"{flag}: only the systemc engine writes it", [out])
 
 
 def main():
