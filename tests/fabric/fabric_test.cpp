@@ -181,6 +181,30 @@ TEST(Fabric, AggregateCapacityAtItsLimit) {
   EXPECT_FALSE(limited.check_update(2, tile, arch::kAllPes, 0, 0));  // 256 + 256 = 512
 }
 
+// A write with no participating PE is always compatible and changes
+// nothing (SharedTileUpdateCompatible and AtomicUpdateSharedTileWithPublication
+// return at pe_mask == 0): not a CUBE layout check, not a descriptor check,
+// no allocation.
+TEST(Fabric, AnEmptyMaskIsCompatibleAndChangesNothing) {
+  arch::SharedTileFile file;
+  Fabric fabric(file);
+  const TileInfo tile = u8_tile();
+  TileInfo cube = tile;
+  cube.layout = Layout::CubeM16;
+  EXPECT_FALSE(fabric.check_update(2, cube, 0, 262144, 262144));
+  fabric.update(2, tile, pattern(0).data(), 0, true);
+  EXPECT_FALSE(file.at(2).descriptor_valid);
+  EXPECT_EQ(file.capacity_in_use(), 0u);
+  fabric.update(2, tile, pattern(0).data(), 0x8, false);
+  TileInfo other = tile;
+  other.data_type = DataType::S8;
+  EXPECT_FALSE(fabric.check_update(2, other, 0, 0, 262144));
+  fabric.update(2, tile, pattern(9).data(), 0, true);
+  EXPECT_FALSE(fabric.published(2));
+  EXPECT_EQ(file.at(2).initialized_mask, 0x8);
+  EXPECT_EQ(fabric.read_slot(2, tile, 0), pattern(0)[0]);
+}
+
 // Quarter q is bytes [q * capacity / 4, (q + 1) * capacity / 4) whatever the
 // element width.
 TEST(Fabric, QuarterEdgesOfWiderElements) {

@@ -50,6 +50,27 @@ TEST(Memory, BoundsNeverWrapAndDirectReturnsNull) {
   EXPECT_THROW(Memory(0, 0), std::invalid_argument);
 }
 
+// The window is [base, base + size): a transfer may start at base and end
+// exactly at base + size; an empty one is legal anywhere up to the end and
+// one byte past it faults.
+TEST(Memory, TransfersAtBothEdgesOfTheWindow) {
+  Memory mem(0x1000, 16);
+  std::uint8_t buf[16] = {};
+  EXPECT_FALSE(mem.read(0x1000, buf, 16));
+  EXPECT_FALSE(mem.write(0x1000, buf, 16));
+  EXPECT_FALSE(mem.read(0x1010, buf, 0));
+  EXPECT_FALSE(mem.write(0x1010, buf, 0));
+  EXPECT_TRUE(mem.read(0x1011, buf, 0));
+  EXPECT_TRUE(mem.read(0x0FFF, buf, 0));
+  EXPECT_TRUE(mem.write(0x1001, buf, 16));
+  EXPECT_FALSE(mem.store(0x1000, 8, 0x8877665544332211ULL));
+  EXPECT_FALSE(mem.store(0x1008, 8, 1));
+  EXPECT_EQ(*mem.load(0x1000, 1), 0x11u);
+  EXPECT_EQ(*mem.load(0x100F, 1), 0u);
+  EXPECT_EQ(mem.load(0x1010, 1).fault().code, FaultCode::DataPage);
+  EXPECT_EQ(mem.load(0x0FF8, 8).fault().code, FaultCode::DataPage);
+}
+
 // The RAM is mapped, not zeroed: every byte of a large window reads zero, a
 // write lands, and clear() makes it read zero again through the same pointer.
 TEST(Memory, LazyRamReadsZeroAndClearKeepsTheMapping) {

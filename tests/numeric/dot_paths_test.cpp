@@ -586,6 +586,23 @@ TEST(DotRejects, IllegalOperandsNameTheField) {
       "CUBE M/N/K");
 }
 
+// A shape error carries the offending view's shape as rows * 65536 + cols.
+TEST(DotRejects, AShapeErrorCarriesTheViewsShape) {
+  Problem p;
+  p.a = fp32(2, 3, std::vector<std::uint32_t>(6, 0));
+  p.b = fp32(3, 2, std::vector<std::uint32_t>(6, 0));
+  p.bias = fp32(3, 5, std::vector<std::uint32_t>(15, 0));
+  const Built built(p);
+  std::vector<std::uint32_t> d(4);
+  try {
+    dot(built.ops, d.data());
+    ADD_FAILURE() << "accepted";
+  } catch (const IllegalFieldValue& error) {
+    EXPECT_EQ(error.field(), "Bias shape");
+    EXPECT_EQ(error.value(), 3u * 65536 + 5);
+  }
+}
+
 TEST(DotRejects, ViewsOutsideTheirStorage) {
   const std::vector<std::uint8_t> bytes(8);
   DotOperands ops;
