@@ -185,6 +185,39 @@ constexpr const char* kFaultingTload =
     "  BSTART.TLOAD U32\n  B.DIM zero, 8, ->LB0\n  B.DIM zero, 8, ->LB1\n"
     "  B.IOR [s0, s1]\n  B.IOT mask=1111, last, ->T<2>\n";
 
+// EBARG0 packs the source ring, a valid bit (4), BARG active (5), body active
+// (6), the block kind code (10:7), the transfer code (13:11) and TAKEN (14);
+// EBARG1..3 hold BPC, BPCN and TPC (SaveTrapContext;
+// asl/block/model/schema/profile-encoding.asl for the codes).
+TEST_F(BoundaryTest, TrapInsideACondBlockBodySavesItsBlockState) {
+  const frontend::Halt halt = expect_trap(
+      "  addi zero, 1, ->a0\n"
+      "  BSTART.STD COND, done\n"  // at 4
+      "  addi zero, 0, ->a1\n"
+      "  setc.eqi zero, 0, 0\n"  // TAKEN = 1
+      "  ldi.u [a0, 0], ->s0\n"  // misaligned
+      "  BSTOP\n"
+      "done:\n",
+      FaultCode::DataAlignment);
+  const arch::ArchState& state = model.state();
+  constexpr std::uint64_t kConditional = 2;
+  EXPECT_EQ(state.context_register(0, arch::acr::kEbarg0),
+            (1u << 4) | (1u << 5) | (1u << 6) | (kConditional << 11) | (1u << 14));
+  EXPECT_EQ(state.context_register(0, arch::acr::kEcstate), 1u << 4);
+  EXPECT_EQ(state.context_register(0, arch::acr::kEbarg0 + 1), 4u);               // BPC
+  EXPECT_EQ(state.context_register(0, arch::acr::kEbarg0 + 2), halt.pc + 4 + 4);  // BPCN
+  EXPECT_EQ(state.context_register(0, kEbargTpc), halt.pc);
+}
+
+// A commit fault of a TLOAD block (kind code 6, no scalar body) at its BSTOP.
+TEST_F(BoundaryTest, TrapAtATileBlockCommitSavesItsKind) {
+  expect_trap(std::string(kFaultingTload) + "  BSTOP\n", FaultCode::DataPage);
+  constexpr std::uint64_t kTileMemory = 6;
+  EXPECT_EQ(model.state().context_register(0, arch::acr::kEbarg0) & 0x3FFF,
+            (1u << 4) | (1u << 5) | (kTileMemory << 7));
+  EXPECT_EQ(model.state().context_register(0, arch::acr::kEcstate), 0u);
+}
+
 // The retiring block's commit fault is the start's fault, and the retiring
 // block stays authoritative: the trap context holds the TLOAD block, not the
 // new one, and nothing was loaded.
