@@ -147,7 +147,7 @@ MaybeFault FrontEnd::execute(const PreparedInstruction& insn) {
   return decoded.form->catalog == isa::Catalog::Command ? command(insn) : scalar(insn);
 }
 
-MaybeFault FrontEnd::illegal(const PreparedInstruction& insn) const {
+MaybeFault FrontEnd::illegal(const PreparedInstruction& insn) {
   const isa::DecodedInstruction& decoded = insn.decoded;
   const FormPlan& plan = *insn.plan;
   // A matched form with a reserved field value still gets its placement
@@ -155,7 +155,13 @@ MaybeFault FrontEnd::illegal(const PreparedInstruction& insn) const {
   if (decoded.form != nullptr && decoded.status == isa::DecodeStatus::ConstraintViolated) {
     const bool is_command = decoded.form->catalog == isa::Catalog::Command;
     if (!is_command) {
-      if (auto misplaced = applicable(plan)) return misplaced;
+      // Placed as the instruction would be: a first scalar enters the body
+      // (ACRE right after BSTART.SYS is in its body).
+      const bool was_body = state_.block.body_active;
+      builder_.note_scalar();
+      MaybeFault misplaced = applicable(plan);
+      state_.block.body_active = was_body;
+      if (misplaced) return misplaced;
     } else if (state_.block.system_terminal_pending && plan.op != Op::Start &&
                plan.op != Op::Stop) {
       return fault(FaultCode::BundleControl, "only a block stop or start may follow ACRC");
@@ -229,6 +235,10 @@ MaybeFault FrontEnd::applicable(const FormPlan& plan) const {
     if (!block.active ||
         (state_.header.kind != BlockKind::Standard && state_.header.kind != BlockKind::Floating)) {
       return fault(FaultCode::BundleControl, "SETC.TGT needs an active Standard or Floating block");
+    }
+    // SetCompressedCommitTarget: C.SETC.TGT sets the target once per block.
+    if (plan.compressed && block.commit_target_set) {
+      return fault(FaultCode::BundleControl, "second C.SETC.TGT in the block");
     }
     return std::nullopt;
   }

@@ -83,7 +83,7 @@ class FrontEnd {
   arch::MaybeFault fill(CacheEntry& entry, std::uint64_t pc);
   arch::MaybeFault execute(const PreparedInstruction& insn);
   // The fault of an instruction that did not decode as legal.
-  arch::MaybeFault illegal(const PreparedInstruction& insn) const;
+  arch::MaybeFault illegal(const PreparedInstruction& insn);
   arch::MaybeFault command(const PreparedInstruction& insn);
   arch::MaybeFault scalar(const PreparedInstruction& insn);
   // Placement, then the operation (scalar() handles the body marker and TPC).

@@ -11,6 +11,9 @@ using arch::TransferType;
 
 namespace {
 
+constexpr std::uint8_t kFirstT = 24;  // t#1
+constexpr std::uint8_t kPushT = 31;   // ->t
+
 bool starts_with(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
@@ -24,8 +27,9 @@ std::int8_t field(const isa::FormInfo& form, std::string_view name) {
 
 // The first immediate-like field the form has.
 std::int8_t immediate_field(const isa::FormInfo& form) {
-  for (std::string_view name : {"uimm12", "simm12", "uimm24", "simm24", "simm5", "imm20", "imm",
-                                "simm32", "uimm32", "simm22", "uimm5", "imm4", "imm5", "shamt"}) {
+  for (std::string_view name :
+       {"uimm12", "simm12", "uimm24", "simm24", "simm5", "imm20", "imm", "simm32", "uimm32",
+        "simm22", "uimm19", "uimm5", "imm4", "imm5", "shamt"}) {
     if (auto index = field(form, name); index >= 0) return index;
   }
   return -1;
@@ -137,7 +141,8 @@ std::optional<Condition> condition_of(std::string_view suffix) {
 // CMP.* and SETC.* (and C.SETC.EQ/NE, HL.CMP.*I, HL.SETC.*I).
 bool plan_compare(const isa::FormInfo& form, FormPlan& plan) {
   std::string_view m = form.mnemonic;
-  if (starts_with(m, "C.")) m.remove_prefix(2);
+  const bool compressed = starts_with(m, "C.");
+  if (compressed) m.remove_prefix(2);
   if (starts_with(m, "HL.")) m.remove_prefix(3);
   const bool setc = starts_with(m, "SETC.");
   if (!setc && !starts_with(m, "CMP.")) return false;
@@ -145,6 +150,7 @@ bool plan_compare(const isa::FormInfo& form, FormPlan& plan) {
   const bool immediate = plan.imm >= 0;
   if (suffix == "TGT") {
     plan.op = Op::SetCommitTarget;
+    plan.compressed = compressed;  // SetCompressedCommitTarget: once per block
     return true;
   }
   if (starts_with(suffix, "AND") || starts_with(suffix, "OR")) {
@@ -159,23 +165,24 @@ bool plan_compare(const isa::FormInfo& form, FormPlan& plan) {
     return false;
   }
   plan.commit_setter = setc;
+  if (compressed && !setc) {  // C.CMP.EQI/NEI: t#1 against simm5, ->t
+    plan.implicit_srcl = kFirstT;
+    plan.implicit_rd = kPushT;
+  }
   return true;
 }
 
-void plan_scalar(const isa::FormInfo& form, FormPlan& plan) {
-  const std::string_view m = form.mnemonic;
-  plan.rd = field(form, "RegDst");
-  plan.srcl = field(form, "SrcL");
-  plan.srcr = field(form, "SrcR");
-  plan.srcd = field(form, "SrcD");
-  plan.srcp = field(form, "SrcP");
-  plan.rtype = field(form, "SrcRType");
-  plan.shamt = field(form, "shamt");
-  plan.imm = immediate_field(form);
-  if (plan.imm == plan.shamt) plan.imm = -1;
-  plan.system_block = form.semantic_group == "SYS" && m != "SETC.TGT";
-  if (plan_memory(form, plan) || plan_compare(form, plan)) return;
+// The row of a mnemonic-keyed table, or nullptr.
+template <class Row, std::size_t N>
+const Row* find_row(const Row (&table)[N], std::string_view mnemonic) {
+  for (const Row& row : table) {
+    if (row.mnemonic == mnemonic) return &row;
+  }
+  return nullptr;
+}
 
+// The single-destination forms whose plan is the op and its kind.
+bool plan_named(const isa::FormInfo& form, FormPlan& plan) {
   struct Named {
     std::string_view mnemonic;
     Op op;
@@ -219,21 +226,40 @@ void plan_scalar(const isa::FormInfo& form, FormPlan& plan) {
       {"SLLIW", Op::BinaryImmediate, BinaryKind::Sll, true},
       {"SRLIW", Op::BinaryImmediate, BinaryKind::Srl, true},
       {"SRAIW", Op::BinaryImmediate, BinaryKind::Sra, true},
-      {"SLL", Op::Shift, BinaryKind::Sll, false},
-      {"SRL", Op::Shift, BinaryKind::Srl, false},
-      {"SRA", Op::Shift, BinaryKind::Sra, false},
-      {"SLLW", Op::Shift, BinaryKind::Sll, true},
-      {"SRLW", Op::Shift, BinaryKind::Srl, true},
-      {"SRAW", Op::Shift, BinaryKind::Sra, true},
+      {"SLL", Op::RegisterBinary, BinaryKind::Sll, false},
+      {"SRL", Op::RegisterBinary, BinaryKind::Srl, false},
+      {"SRA", Op::RegisterBinary, BinaryKind::Sra, false},
+      {"SLLW", Op::RegisterBinary, BinaryKind::Sll, true},
+      {"SRLW", Op::RegisterBinary, BinaryKind::Srl, true},
+      {"SRAW", Op::RegisterBinary, BinaryKind::Sra, true},
+      {"MIN", Op::RegisterBinary, BinaryKind::Min, false},
+      {"MINU", Op::RegisterBinary, BinaryKind::Minu, false},
+      {"MAX", Op::RegisterBinary, BinaryKind::Max, false},
+      {"MAXU", Op::RegisterBinary, BinaryKind::Maxu, false},
+      {"MUL", Op::RegisterBinary, BinaryKind::Mul, false},
+      {"MULU", Op::RegisterBinary, BinaryKind::Mul, false},
+      // ScalarMultiplyW: both take the low 32 bits of the product.
+      {"MULW", Op::RegisterBinary, BinaryKind::Mul, true},
+      {"MULUW", Op::RegisterBinary, BinaryKind::Mul, true},
+      {"DIV", Op::RegisterBinary, BinaryKind::Div, false},
+      {"DIVU", Op::RegisterBinary, BinaryKind::Divu, false},
+      {"REM", Op::RegisterBinary, BinaryKind::Rem, false},
+      {"REMU", Op::RegisterBinary, BinaryKind::Remu, false},
+      {"DIVW", Op::RegisterBinary, BinaryKind::Div, true},
+      {"DIVUW", Op::RegisterBinary, BinaryKind::Divu, true},
+      {"REMW", Op::RegisterBinary, BinaryKind::Rem, true},
+      {"REMUW", Op::RegisterBinary, BinaryKind::Remu, true},
+      {"MADD", Op::MultiplyAdd, BinaryKind::Add, false},
+      {"MADDW", Op::MultiplyAdd, BinaryKind::Add, true},
+      {"HL.MIADD", Op::MultiplyAdd, BinaryKind::Add, false},
+      {"HL.MISUB", Op::MultiplyAdd, BinaryKind::Sub, false},
       {"C.ADD", Op::CompressedBinary, BinaryKind::Add, false},
       {"C.SUB", Op::CompressedBinary, BinaryKind::Sub, false},
       {"C.AND", Op::CompressedBinary, BinaryKind::And, false},
       {"C.OR", Op::CompressedBinary, BinaryKind::Or, false},
       {"C.ADDI", Op::CompressedBinary, BinaryKind::Add, false},
-      {"MUL", Op::Multiply, BinaryKind::Add, false},
-      // ScalarMultiplyW: both take the low 32 bits of the product.
-      {"MULW", Op::Multiply, BinaryKind::Add, true},
-      {"MULUW", Op::Multiply, BinaryKind::Add, true},
+      {"C.SLLI", Op::CompressedBinary, BinaryKind::Sll, false},
+      {"C.SRLI", Op::CompressedBinary, BinaryKind::Srl, false},
       {"C.MOVR", Op::Move, BinaryKind::Add, false},
       {"ADDTPC", Op::AddToPc, BinaryKind::Add, false},
       {"CSEL", Op::Select, BinaryKind::Add, false},
@@ -253,20 +279,101 @@ void plan_scalar(const isa::FormInfo& form, FormPlan& plan) {
       {"ACRE", Op::EnterRequest, BinaryKind::Add, false},
       {"ACRC", Op::CloseRequest, BinaryKind::Add, false},
   };
-  for (const Named& named : kNamed) {
-    if (named.mnemonic == m) {
-      plan.op = named.op;
-      plan.binary = named.binary;
-      plan.word = named.word;
-      if (plan.op == Op::BinaryImmediate && plan.imm < 0) plan.imm = plan.shamt;  // shifts by shamt
-      if (plan.op == Op::SystemRegisterGet || plan.op == Op::SystemRegisterSet) {
-        plan.imm = field(form, "SSR_ID");
-      }
-      if (plan.op == Op::EnterRequest) plan.imm = field(form, "RRA_Type");
-      if (plan.op == Op::CloseRequest) plan.imm = field(form, "RST_Type");
-      return;
-    }
+  const std::string_view m = form.mnemonic;
+  const Named* named = find_row(kNamed, m);
+  if (named == nullptr) return false;
+  plan.op = named->op;
+  plan.binary = named->binary;
+  plan.word = named->word;
+  if (plan.op == Op::BinaryImmediate && plan.imm < 0) plan.imm = plan.shamt;  // shifts by shamt
+  if (m == "C.SLLI" || m == "C.SRLI") plan.implicit_srcl = kFirstT;
+  if (plan.op == Op::SystemRegisterGet || plan.op == Op::SystemRegisterSet) {
+    plan.imm = field(form, "SSR_ID");
   }
+  if (plan.op == Op::EnterRequest) plan.imm = field(form, "RRA_Type");
+  if (plan.op == Op::CloseRequest) plan.imm = field(form, "RST_Type");
+  return true;
+}
+
+// The two-destination ALU forms (RegDst0, RegDst1).
+bool plan_pair(const isa::FormInfo& form, FormPlan& plan) {
+  struct Named {
+    std::string_view mnemonic;
+    PairKind kind;
+    bool word;
+  };
+  static constexpr Named kPairs[] = {
+      {"HL.MUL", PairKind::Multiply, false},     {"HL.MULU", PairKind::MultiplyUnsigned, false},
+      {"HL.MADD", PairKind::MultiplyAdd, false}, {"HL.MADDW", PairKind::MultiplyAdd, true},
+      {"HL.DIV", PairKind::Divide, false},       {"HL.DIVU", PairKind::DivideUnsigned, false},
+      {"HL.DIVW", PairKind::Divide, true},       {"HL.DIVUW", PairKind::DivideUnsigned, true},
+      {"HL.REM", PairKind::Remainder, false},    {"HL.REMU", PairKind::RemainderUnsigned, false},
+      {"HL.REMW", PairKind::Remainder, true},    {"HL.REMUW", PairKind::RemainderUnsigned, true},
+      {"HL.CCAT", PairKind::Concatenate, false}, {"HL.CCATW", PairKind::Concatenate, true},
+  };
+  const Named* named = find_row(kPairs, form.mnemonic);
+  if (named == nullptr) return false;
+  plan.op = Op::Pair;
+  plan.pair = named->kind;
+  plan.word = named->word;
+  plan.rd = field(form, "RegDst0");
+  plan.rd1 = field(form, "RegDst1");
+  return true;
+}
+
+// The bit-field forms: imm holds the width field (imml, or HL.BFI's first bit
+// immr), shamt the offset (imms, REV's immr, HL.BFI's last bit imms).
+bool plan_bitfield(const isa::FormInfo& form, FormPlan& plan) {
+  struct Named {
+    std::string_view mnemonic;
+    BitfieldKind kind;
+    std::uint8_t fixed_width;  // C.SEXT / C.ZEXT: no imml, result to t
+  };
+  static constexpr Named kBitfields[] = {
+      {"BXS", BitfieldKind::ExtractSigned, 0},
+      {"BXU", BitfieldKind::ExtractUnsigned, 0},
+      {"CLZ", BitfieldKind::CountLeading, 0},
+      {"CTZ", BitfieldKind::CountTrailing, 0},
+      {"BCNT", BitfieldKind::Population, 0},
+      {"BIC", BitfieldKind::Clear, 0},
+      {"BIS", BitfieldKind::Set, 0},
+      {"REV", BitfieldKind::ReverseBytes, 0},
+      {"HL.BFI", BitfieldKind::Insert, 0},
+      {"C.SEXT.B", BitfieldKind::ExtractSigned, 8},
+      {"C.SEXT.H", BitfieldKind::ExtractSigned, 16},
+      {"C.SEXT.W", BitfieldKind::ExtractSigned, 32},
+      {"C.ZEXT.B", BitfieldKind::ExtractUnsigned, 8},
+      {"C.ZEXT.H", BitfieldKind::ExtractUnsigned, 16},
+      {"C.ZEXT.W", BitfieldKind::ExtractUnsigned, 32},
+  };
+  const Named* named = find_row(kBitfields, form.mnemonic);
+  if (named == nullptr) return false;
+  plan.op = Op::Bitfield;
+  plan.bitfield = named->kind;
+  plan.fixed_width = named->fixed_width;
+  const bool insert = named->kind == BitfieldKind::Insert;
+  const bool reverse = named->kind == BitfieldKind::ReverseBytes;
+  plan.imm = field(form, insert ? "immr" : "imml");
+  plan.shamt = field(form, insert || !reverse ? "imms" : "immr");
+  if (named->fixed_width != 0) plan.implicit_rd = kPushT;
+  return true;
+}
+
+void plan_scalar(const isa::FormInfo& form, FormPlan& plan) {
+  const std::string_view m = form.mnemonic;
+  plan.rd = field(form, "RegDst");
+  plan.srcl = field(form, "SrcL");
+  plan.srcr = field(form, "SrcR");
+  plan.srcd = field(form, "SrcD");
+  plan.srcp = field(form, "SrcP");
+  plan.rtype = field(form, "SrcRType");
+  plan.shamt = field(form, "shamt");
+  plan.imm = immediate_field(form);
+  if (plan.imm == plan.shamt) plan.imm = -1;
+  // IsSystemBlockScalarOperation: every SYS form but SETC.TGT and LSRGET.
+  plan.system_block = form.semantic_group == "SYS" && m != "SETC.TGT" && m != "LSRGET";
+  if (plan_memory(form, plan) || plan_compare(form, plan)) return;
+  if (plan_named(form, plan) || plan_pair(form, plan) || plan_bitfield(form, plan)) return;
   // Immediate materialisation: the value is a pure function of the field.
   if (m == "C.MOVI" || m == "HL.LIS" || m == "HL.LIU") {
     plan.op = Op::MoveImmediate;

@@ -30,9 +30,11 @@ enum class Op : std::uint8_t {
   // Scalar ALU.
   Binary,            // ADD/SUB/AND/OR/XOR[W] with SrcRType and shamt
   BinaryImmediate,   // ADDI/SUBI/ANDI/ORI/XORI[W] (and HL.), SLLI/SRLI/SRAI[W]
-  Shift,             // SLL/SRL/SRA[W] by register
-  CompressedBinary,  // C.ADD/C.SUB/C.AND/C.OR/C.ADDI -> t
-  Multiply,          // MUL, MULW/MULUW
+  RegisterBinary,    // SrcL op SrcR: shifts, MIN/MAX, MUL, DIV/REM [W]
+  CompressedBinary,  // C.ADD/C.SUB/C.AND/C.OR/C.ADDI/C.SLLI/C.SRLI -> t
+  MultiplyAdd,       // MADD[W] (SrcD + SrcL * SrcR), HL.MIADD/MISUB (SrcL +- SrcR * uimm19)
+  Pair,              // HL.MUL/MADD/DIV/REM/CCAT: two destinations
+  Bitfield,          // BXS/BXU/CLZ/CTZ/BCNT/BIC/BIS/REV/HL.BFI, C.SEXT/C.ZEXT
   Move,              // C.MOVR
   MoveImmediate,     // C.MOVI, LUI, HL.LIS/LIU/LUI (value prepared at decode)
   AddToPc,
@@ -61,19 +63,69 @@ enum class Op : std::uint8_t {
   CloseRequest,  // ACRC
 };
 
-enum class BinaryKind : std::uint8_t { Add, Sub, And, Or, Xor, Sll, Srl, Sra };
+enum class BinaryKind : std::uint8_t {
+  Add,
+  Sub,
+  And,
+  Or,
+  Xor,
+  Sll,
+  Srl,
+  Sra,
+  Min,
+  Minu,
+  Max,
+  Maxu,
+  Mul,
+  Div,
+  Divu,
+  Rem,
+  Remu,
+};
+// Op::Pair: what the two destinations receive (asl/scalar/model/alu/semantics.asl).
+enum class PairKind : std::uint8_t {
+  Multiply,           // HL.MUL: the signed 128-bit product, low then high
+  MultiplyUnsigned,   // HL.MULU
+  MultiplyAdd,        // HL.MADD[W]: signed product + SrcD
+  Divide,             // HL.DIV[W]: quotient then remainder
+  DivideUnsigned,     // HL.DIVU[W]
+  Remainder,          // HL.REM[W]: remainder then quotient
+  RemainderUnsigned,  // HL.REMU[W]
+  Concatenate,        // HL.CCAT[W]: SrcL:SrcR shifted right by shamt, low then high
+};
+// Op::Bitfield (ExtractBitfield, CountBitfield, ModifyBitfield,
+// ReverseBitfieldBytes, InsertBitfield).
+enum class BitfieldKind : std::uint8_t {
+  ExtractSigned,
+  ExtractUnsigned,
+  CountLeading,
+  CountTrailing,
+  Population,
+  Clear,
+  Set,
+  ReverseBytes,
+  Insert,
+};
 enum class Condition : std::uint8_t { Eq, Ne, Lt, Ge, Ltu, Geu };
 
 // Field indices within the form (-1 when absent) and the per-form constants.
 struct FormPlan {
   Op op = Op::NotExecuted;
   BinaryKind binary = BinaryKind::Add;
+  PairKind pair = PairKind::Multiply;
+  BitfieldKind bitfield = BitfieldKind::ExtractSigned;
   Condition condition = Condition::Eq;
   bool logical_or = false;     // CMP.OR / SETC.OR
   bool word = false;           // *W forms: 32-bit operation, result sign-extended
   bool system_block = false;   // legal only in a SYS block body
   bool commit_setter = false;  // SETC.*: legal only in a COND block body
   std::int8_t rd = -1, srcl = -1, srcr = -1, srcd = -1, srcp = -1, rtype = -1, shamt = -1, imm = -1;
+  std::int8_t rd1 = -1;  // Op::Pair: the second destination
+  // The selectors a form reads or writes without naming them (C.SLLI reads
+  // t#1, C.CMP.EQI and C.SEXT.B write t): used when rd / srcl is absent.
+  std::uint8_t implicit_rd = 0, implicit_srcl = 0;
+  // Op::Bitfield: the field width when the form has no imml (C.SEXT.B: 8).
+  std::uint8_t fixed_width = 0;
   // MoveImmediate: value = imm << imm_shift, zero- or sign-extended from imm_bits.
   std::uint8_t imm_shift = 0;
   // Memory access.

@@ -138,8 +138,9 @@ PreparedInstruction prepare(const isa::DecodedInstruction& decoded, const FormPl
   const auto narrow = [&](std::int8_t index) {
     return static_cast<std::uint8_t>(field(decoded, index));
   };
-  p.rd = narrow(plan.rd);
-  p.srcl = narrow(plan.srcl);
+  p.rd = plan.rd >= 0 ? narrow(plan.rd) : plan.implicit_rd;
+  p.rd1 = narrow(plan.rd1);
+  p.srcl = plan.srcl >= 0 ? narrow(plan.srcl) : plan.implicit_srcl;
   p.srcr = narrow(plan.srcr);
   p.srcd = narrow(plan.srcd);
   p.srcp = narrow(plan.srcp);
@@ -150,6 +151,7 @@ PreparedInstruction prepare(const isa::DecodedInstruction& decoded, const FormPl
   if (plan.op == Op::Binary) p.binary_modifier = static_cast<std::uint8_t>((p.rtype + 1) & 3);
   p.shamt = narrow(plan.shamt);
   p.imm = field(decoded, plan.imm);
+  if (plan.fixed_width != 0) p.imm = plan.fixed_width - 1u;  // as if imml = width - 1
   if (decoded.form->catalog == isa::Catalog::Scalar) {
     // An absent source is 0 (R0).
     for (unsigned selector : {p.srcl, p.srcr, p.srcd, p.srcp}) {

@@ -1,8 +1,11 @@
 #include "frontend/scalar_unit.hpp"
 
 #include <cstring>
+#include <tuple>
 
 #include <fmt/format.h>
+
+#include "frontend/scalar_alu.hpp"
 
 namespace ptovp::frontend {
 
@@ -73,14 +76,17 @@ Lanes binary(BinaryKind kind, const Lanes& left, const Lanes& right) {
       return each(left, right, [](V l, V r) {
         return static_cast<V>(static_cast<std::int64_t>(l) >> (r & 63));
       });
+    default: return each(left, right, [kind](V l, V r) { return arithmetic(kind, l, r); });
   }
-  return {};
 }
 
 // ScalarBinaryW: the 32-bit operation, its result sign-extended. Shifts take
 // right[4:0], and the right shifts see only left[31:0].
 Lanes binary_word(BinaryKind kind, const Lanes& left, const Lanes& right) {
   using V = std::uint64_t;
+  if (kind > BinaryKind::Sra) {
+    return each(left, right, [kind](V l, V r) { return arithmetic_word(kind, l, r); });
+  }
   const bool shift = kind == BinaryKind::Sll || kind == BinaryKind::Srl || kind == BinaryKind::Sra;
   const Lanes amount = shift ? each(right, [](V r) { return r & 31; }) : right;
   const Lanes word = kind == BinaryKind::Srl   ? each(left, [](V l) { return l & 0xFFFFFFFFu; })
@@ -240,7 +246,7 @@ MaybeFault ScalarUnit::execute(const PreparedInstruction& insn) {
     case Op::BinaryImmediate:
       write_lanes(rd, binary(plan, read_lanes(insn.srcl), broadcast(insn.imm)));
       return std::nullopt;
-    case Op::Shift:
+    case Op::RegisterBinary:
       write_lanes(rd, binary(plan, read_lanes(insn.srcl), read_lanes(insn.srcr)));
       return std::nullopt;
     case Op::CompressedBinary: {
@@ -248,10 +254,38 @@ MaybeFault ScalarUnit::execute(const PreparedInstruction& insn) {
       write_lanes(31, binary(plan.binary, read_lanes(insn.srcl), right));
       return std::nullopt;
     }
-    case Op::Multiply: {
-      const Lanes product =
-          each(read_lanes(insn.srcl), read_lanes(insn.srcr), [](V l, V r) { return l * r; });
-      write_lanes(rd, plan.word ? each(product, [](V v) { return sign_extend(v, 32); }) : product);
+    case Op::MultiplyAdd: {
+      // MADD: SrcD + SrcL * SrcR; HL.MIADD/MISUB: SrcL +- SrcR * uimm19.
+      const bool immediate = plan.imm >= 0;
+      const Lanes product = each(read_lanes(immediate ? insn.srcr : insn.srcl),
+                                 immediate ? broadcast(insn.imm) : read_lanes(insn.srcr),
+                                 [](V l, V r) { return l * r; });
+      const Lanes sum = binary(plan.binary, read_lanes(immediate ? insn.srcl : insn.srcd), product);
+      write_lanes(rd, plan.word ? each(sum, [](V v) { return sign_extend(v, 32); }) : sum);
+      return std::nullopt;
+    }
+    case Op::Pair: {
+      const Lanes left = read_lanes(insn.srcl);
+      const Lanes right = read_lanes(insn.srcr);
+      const Lanes addend = read_lanes(insn.srcd);
+      Lanes first, second;
+      for (unsigned pe = 0; pe < kPeCount; ++pe) {
+        std::tie(first[pe], second[pe]) =
+            pair_result(plan.pair, plan.word, left[pe], right[pe], addend[pe], insn.shamt);
+      }
+      write_lanes(rd, first);
+      write_lanes(insn.rd1, second);
+      return std::nullopt;
+    }
+    case Op::Bitfield: {
+      const Lanes source = read_lanes(insn.srcr);
+      const Lanes values = read_lanes(insn.srcl);
+      Lanes out;
+      for (unsigned pe = 0; pe < kPeCount; ++pe) {
+        out[pe] = bitfield(plan.bitfield, values[pe], source[pe], static_cast<unsigned>(insn.imm),
+                           insn.shamt);
+      }
+      write_lanes(rd, out);
       return std::nullopt;
     }
     case Op::Move: write_lanes(rd, read_lanes(insn.srcl)); return std::nullopt;
@@ -314,7 +348,7 @@ MaybeFault ScalarUnit::execute(const PreparedInstruction& insn) {
     }
     case Op::SetCommitTarget:
       state_.header.bpcn = read(0, insn.srcl);
-      state_.block.commit_target_set = true;
+      if (plan.compressed) state_.block.commit_target_set = true;
       return std::nullopt;
     case Op::Jump: state_.pc = pc + (insn.imm << 1); return std::nullopt;
     case Op::JumpRegister: {
@@ -359,8 +393,8 @@ MaybeFault ScalarUnit::memory_access(const PreparedInstruction& insn) {
   using V = std::uint64_t;
   const FormPlan& plan = *insn.plan;
   const bool store = plan.op == Op::Store;
-  // Immediate stores name the base in SrcR and the data in SrcL; register
-  // stores the base in SrcL, the offset in SrcR and the data in SrcD.
+  // Immediate stores name the base in SrcR; register stores the base in SrcL,
+  // the offset in SrcR and the data in SrcD.
   const bool immediate = plan.imm >= 0;
   const unsigned base = store && immediate && !plan.compressed ? insn.srcr : insn.srcl;
   Lanes address = read_lanes(base);
@@ -388,7 +422,8 @@ MaybeFault ScalarUnit::memory_access(const PreparedInstruction& insn) {
   // of the byte stores' aliasing.
   const unsigned size = plan.size;
   if (store) {
-    const Lanes data = read_lanes(plan.compressed ? 24u : immediate ? insn.srcl : insn.srcd);
+    // SBI..SDI name the data SrcL, HL.SBI..HL.SDI and the register forms SrcD.
+    const Lanes data = read_lanes(plan.compressed ? 24u : plan.srcd >= 0 ? insn.srcd : insn.srcl);
     for (unsigned pe = 0; pe < kPeCount; ++pe)
       store_bytes(bytes[pe], size, data[pe]);
   } else {

@@ -66,9 +66,11 @@ InstructionClass instruction_class(frontend::Op op) {
   switch (op) {
     case Op::Binary:
     case Op::BinaryImmediate:
-    case Op::Shift:
+    case Op::RegisterBinary:
     case Op::CompressedBinary:
-    case Op::Multiply:
+    case Op::MultiplyAdd:
+    case Op::Pair:
+    case Op::Bitfield:
     case Op::Move:
     case Op::MoveImmediate:
     case Op::AddToPc:
