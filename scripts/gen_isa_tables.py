@@ -17,6 +17,7 @@ import argparse
 import copy
 import json
 import os
+import re
 import sys
 
 RELEASE_0583 = 1
@@ -130,10 +131,10 @@ def command_slots(form, index):
     if m in ("C.BSTART.STD", "C.BSTART.FP"):
         return [slot("Enum", ["BrType"], "BranchType")]
     if m == "BSTART.CALL":
-        return [slot("PcRelative", ["simm12"]), slot("Immediate", ["uimm5"]),
+        return [slot("PcRelative", ["simm12"]), slot("PcRelative", ["uimm5"], "return+2"),
                 slot("Keyword", [], "->ra", optional=True)]
     if m == "BSTART.ICALL":
-        return [slot("Immediate", ["uimm5"]), slot("Keyword", [], "->ra", optional=True)]
+        return [slot("PcRelative", ["uimm5"], "return+2"), slot("Keyword", [], "->ra", optional=True)]
     if m == "BSTART.TEPL":
         return [slot("Immediate", ["Mode"]), slot("Immediate", ["Function"]),
                 slot("Enum", ["DataType"], "DataType")]
@@ -160,33 +161,81 @@ def template_position(asm, name):
     return len(asm)
 
 
+# ADD/SUB/AND/OR/XOR[W] order SrcRType .sw, .uw, .neg/.not, none
+# (DecodeScalarBinaryRightModifier); every other form none, .sw, .uw, .neg.
+BINARY_MODIFIER_FORMS = ("ADD", "SUB", "AND", "OR", "XOR", "ADDW", "SUBW", "ANDW", "ORW", "XORW")
+# Return-address operands: a label, encoded as halfwords from the parcel that
+# holds the field (SETRET forms: the instruction; BSTART.CALL/ICALL: its
+# C.SETRET half, two bytes in).
+RETURN_TARGET = {"SETRET": "imm20", "C.SETRET": "uimm5", "HL.SETRET": "imm32"}
+
+
+def byte_scale(form):
+    """log2 of the access size when a memory form's immediate counts elements:
+    the assembly writes bytes (LinxISA convention), the field holds bytes >> scale."""
+    m = form["mnemonic"]
+    if not (form["semantic_group"].startswith("LDA/") or form["semantic_group"].startswith("STA/")):
+        return 0
+    stem = m[2:] if m.startswith("C.") else m[3:] if m.startswith("HL.") else m
+    match = re.match(r"^[LS]([BHWD])U?I", stem)
+    if not match or ".U" in stem or ".PCR" in stem:
+        return 0
+    return "BHWD".index(match.group(1))
+
+
+def shifted_register_text(form):
+    """The SrcR modifier syntax of a form: its SrcRType order and a fixed shift."""
+    order = "binary" if form["mnemonic"] in BINARY_MODIFIER_FORMS else "ordered"
+    fixed = re.search(r"SrcR<[^>]*><<(\d)", form["asm"])
+    return order + ("<<" + fixed.group(1) if fixed else "")
+
+
 def generic_slots(form):
     """Operands of every other form: sources and immediates in template order,
-    then one-bit modifier flags, then destinations."""
+    then one-bit modifier flags, then destinations. Fixed operands of the
+    template (t#1, ->t) are written out; fields the template does not name are
+    optional."""
     m = form["mnemonic"]
+    asm = form["asm"]
     operands, flags, dests = [], [], []
     fixed = {c["field"] for c in form["constraints"]
              if c["operator"] == "one-of" and len(c["values"]) == 1}
+    names = [f["name"] for f in form["fields"]]
     for order, field in enumerate(form["fields"]):
         name = field["name"]
-        if name in fixed:
+        if name in fixed or name in ("SrcRType", "shamt") and "SrcRType" in names:
             continue
+        position = template_position(asm, name)
         if name in DEST_FIELDS:
-            dests.insert(0, slot("DestRegister", [name]))
+            dests.insert(0, slot("DestRegister", [name], optional="->" not in asm))
         elif name in SECOND_DEST_FIELDS:
             dests.append(slot("DestRegisterNext", [name]))
         elif name in FLAG_FIELDS and field["width"] == 1:
             flags.append(slot("Flag", [name], name))
+        elif name == "SrcR" and "SrcRType" in names:
+            shift = ["shamt"] if "shamt" in names else []
+            operands.append((position, order, slot("ShiftedRegister", ["SrcR", "SrcRType"] + shift,
+                                                   shifted_register_text(form))))
         elif name.startswith("Src") and name not in ("SrcRType", "SrcType"):
-            operands.append((template_position(form["asm"], name), order, slot("Register", [name])))
+            operands.append((position, order, slot("Register", [name])))
         elif PC_RELATIVE.get(m) == name:
-            operands.append((template_position(form["asm"], name), order, slot("PcRelative", [name])))
+            operands.append((position, order, slot("PcRelative", [name])))
+        elif RETURN_TARGET.get(m) == name:
+            operands.append((position, order, slot("PcRelative", [name], "return")))
         else:
-            operands.append((template_position(form["asm"], name), order, slot("Immediate", [name])))
+            scale = byte_scale(form)
+            operands.append((position, order, slot("Immediate", [name],
+                                                   "bytes<<%d" % scale if scale else "",
+                                                   optional=name == "shamt" and position == len(asm))))
     operands.sort(key=lambda entry: (entry[0], entry[1]))
     slots = [entry[2] for entry in operands] + flags + dests
-    if "->ra" in form["asm"].lower() and not dests:
+    lowered = asm.lower()
+    if lowered.split(" ", 1)[-1].startswith("t#1,"):
+        slots.insert(0, slot("Keyword", [], "t#1"))
+    if "->ra" in lowered and not dests:
         slots.append(slot("Keyword", [], "->ra", optional=True))
+    elif lowered.endswith("->t") and not dests:
+        slots.append(slot("Keyword", [], "->t", optional=True))
     return slots
 
 

@@ -110,7 +110,7 @@ _start: BSTART.SYS FALL
         hl.liu PE_STRIDE, ->a1
         mul a0, a1, ->a1
         hl.liu DATA, ->s0
-        add s0, a1, 0, 0, ->s0    # s0 = this PE's data
+        add s0, a1, ->s0    # s0 = this PE's data
 """)
 
     def tload(comment, dtype, datr, cols, rows, off, stride, dest, lb2=None):

@@ -40,7 +40,7 @@ _start: BSTART.SYS FALL
         hl.liu 16*K*2, ->a1       # T#2 = this PE's A rows 16p.., CUBE_M16 [16,K]
         mul a0, a1, ->a1
         hl.liu A_ADDR, ->a3
-        add a3, a1, 0, 0, ->a1
+        add a3, a1, ->a1
         hl.liu K*2, ->a2
         BSTART.TLOAD FP16
         B.DATR ND2M16, DTYPE_NONE, Zero, EQ, NONE, 0, 0
@@ -63,7 +63,7 @@ _start: BSTART.SYS FALL
         hl.liu 16*N*4, ->a1       # PE p's D rows at D_ADDR + p * 16 rows
         mul a0, a1, ->a1
         hl.liu D_ADDR, ->a3
-        add a3, a1, 0, 0, ->a1
+        add a3, a1, ->a1
         hl.liu N*4, ->a2
         BSTART.TSTORE FP32
         B.DATR M162ND, DTYPE_NONE, Zero, EQ, NONE, 0, 0

@@ -25,7 +25,7 @@ _start: BSTART.SYS FALL
         BSTOP
         slli a0, 12, ->a1         # PE * PE_STRIDE
         hl.liu DATA, ->s0
-        add s0, a1, 0, 0, ->s0    # s0 = this PE's data
+        add s0, a1, ->s0    # s0 = this PE's data
 
         hl.addi s0, A_OFF, ->a1   # T#1 = A, CUBE_M32 [1,K]
         hl.liu K, ->a2

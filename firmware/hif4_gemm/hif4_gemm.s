@@ -46,7 +46,7 @@ _start: BSTART.SYS FALL
         hl.liu PE_STRIDE, ->a1
         mul a0, a1, ->a1
         hl.liu DATA, ->s0
-        add s0, a1, 0, 0, ->s0    # s0 = this PE's data
+        add s0, a1, ->s0    # s0 = this PE's data
 
         hl.addi s0, A0_OFF, ->a1  # T#1 = A0, CUBE_M32 [M0,K]
         hl.liu K >> 1, ->a2       # row stride in bytes: two lanes a byte

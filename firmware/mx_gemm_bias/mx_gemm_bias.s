@@ -35,7 +35,7 @@ _start: BSTART.SYS FALL
         hl.liu PE_STRIDE, ->a1
         mul a0, a1, ->a1
         hl.liu DATA, ->s0
-        add s0, a1, 0, 0, ->s0    # s0 = this PE's data
+        add s0, a1, ->s0    # s0 = this PE's data
 
         hl.addi s0, B_OFF, ->a1    # N#1 = B, CUBE_N8 [K,N]
         hl.liu N, ->a2

@@ -29,7 +29,7 @@ _start: BSTART.SYS FALL
         BSTOP
         slli a0, 12, ->a1         # PE * PE_STRIDE
         hl.liu DATA, ->s0
-        add s0, a1, 0, 0, ->s0    # s0 = this PE's data
+        add s0, a1, ->s0    # s0 = this PE's data
 
         hl.addi s0, A_OFF, ->a1   # T#1 = A, CUBE_M32 [M,K]
         hl.liu K, ->a2
@@ -54,7 +54,7 @@ _start: BSTART.SYS FALL
         hl.liu QUANT_HI, ->a3     # a3 = the 64-bit REQ8 quant word
         slli a3, 32, ->a3
         hl.liu QUANT_LO, ->a4
-        add a3, a4, 0, 0, ->a3
+        add a3, a4, ->a3
         BSTART.TMATMUL S8
         B.DATR NORM, S8, Zero, EQ, RNE, 1, 0
         B.FPATR REQ8, ReLU, 0, 1, 0, 0, 0, 0, 0, 0

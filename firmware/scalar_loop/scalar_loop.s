@@ -15,25 +15,25 @@ _start: BSTART.SYS FALL
         BSTOP
         slli a0, 8, ->a1
         hl.liu RING, ->s0
-        add s0, a1, 0, 0, ->s0    # s0 = this PE's ring
+        add s0, a1, ->s0    # s0 = this PE's ring
         addi zero, 0xf8, ->s1     # s1 = slot offset mask
         hl.liu ITERATIONS, ->a2   # a2 = iterations left
         addi zero, 0, ->a3        # a3 = slot offset
         addi zero, 0, ->a4        # a4 = checksum
 
 loop:   BSTART.STD COND, loop
-        add s0, a3, 0, 0, ->a5    # a5 = this iteration's slot
-        add a2, a0, 0, 0, ->a6    # a6 = iterations left + PE index
+        add s0, a3, ->a5    # a5 = this iteration's slot
+        add a2, a0, ->a6    # a6 = iterations left + PE index
         sdi a6, [a5, 0]
         ldi [a5, 0], ->a7
-        add a4, a7, 0, 0, ->a4
+        add a4, a7, ->a4
         addi a3, 8, ->a3
-        and a3, s1, 0, 0, ->a3    # wrap at 256 bytes
+        and a3, s1, ->a3    # wrap at 256 bytes
         subi a2, 1, ->a2
         setc.nei a2, 0, 0
         BSTOP
 
         hl.liu CHECKSUM, ->s2
-        sd a4, [s2, a0, 0]        # CHECKSUM + 8*PE
+        sd a4, [s2, a0<<3]         # CHECKSUM + 8*PE
         BSTART.SYS FALL
         ebreak 0

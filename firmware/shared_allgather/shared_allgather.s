@@ -19,9 +19,9 @@ _start: BSTART.SYS FALL
         BSTOP
         slliw a0, 9, ->a1         # a1 = PE * 512
         hl.liu INPUT, ->s0
-        add s0, a1, 0, 3, ->s0    # s0 = this PE's input
+        add s0, a1, ->s0    # s0 = this PE's input
         hl.liu OUTPUT, ->s2
-        add s2, a1, 0, 3, ->s2    # s2 = this PE's output
+        add s2, a1, ->s2    # s2 = this PE's output
         hl.liu SHARED_OUT, ->s3
         addi zero, ROW_BYTES, ->s1
         addiw a0, 1, ->a5
@@ -30,7 +30,7 @@ _start: BSTART.SYS FALL
         addi zero, 0, ->a3        # a3 = element index
 
 fill:   BSTART.STD COND, fill
-        addw a5, a3, 0, 3, ->a6
+        addw a5, a3, ->a6
         swi a6, [a4, 0]
         addi a4, 4, ->a4
         addiw a3, 1, ->a3

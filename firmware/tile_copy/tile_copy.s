@@ -15,9 +15,9 @@ _start: BSTART.SYS FALL
         BSTOP
         slli a0, 8, ->a1          # a1 = PE * 256
         hl.liu INPUT, ->s0
-        add s0, a1, 0, 0, ->s0         # s0 = this PE's input
+        add s0, a1, ->s0         # s0 = this PE's input
         hl.liu OUTPUT, ->s2
-        add s2, a1, 0, 0, ->s2         # s2 = this PE's output
+        add s2, a1, ->s2         # s2 = this PE's output
         hl.liu SHARED_OUT, ->s3
         addi zero, ROW_BYTES, ->s1
         slli a0, 8, ->a5          # a5 = the first value, PE * 0x100
@@ -25,7 +25,7 @@ _start: BSTART.SYS FALL
         addi zero, 0, ->a3        # a3 = element index
 
 fill:   BSTART.STD COND, fill
-        add a5, a3, 0, 0, ->a6
+        add a5, a3, ->a6
         swi a6, [a4, 0]
         addi a4, 4, ->a4
         addi a3, 1, ->a3

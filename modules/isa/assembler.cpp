@@ -13,19 +13,13 @@
 #include "isa/expression.hpp"
 #include "isa/input_file.hpp"
 #include "isa/instruction_text.hpp"
+#include "isa/linx_dialect.hpp"
 #include "isa/operand_names.hpp"
 #include "isa/operand_parser.hpp"
 
 namespace ptovp::isa {
 
 namespace {
-
-std::string upper(std::string_view text) {
-  std::string out(text);
-  for (char& c : out)
-    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
 
 bool is_space(char c) {
   return std::isspace(static_cast<unsigned char>(c)) != 0;
@@ -45,6 +39,66 @@ std::string_view strip_comment(std::string_view line) {
       return line.substr(0, i);
   }
   return line;
+}
+
+// Replaces C block comments with blanks (newlines kept, so line numbers hold).
+std::string blank_block_comments(const std::string& text) {
+  std::string out = text;
+  bool quoted = false;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == '"' && (i == 0 || out[i - 1] != '\\')) quoted = !quoted;
+    if (out[i] == '\n') quoted = false;
+    if (quoted || out[i] != '/' || i + 1 >= out.size() || out[i + 1] != '*') continue;
+    const std::size_t end = out.find("*/", i + 2);
+    const std::size_t stop = end == std::string::npos ? out.size() : end + 2;
+    for (std::size_t j = i; j < stop; ++j) {
+      if (out[j] != '\n') out[j] = ' ';
+    }
+    i = stop - 1;
+  }
+  return out;
+}
+
+// The first word of a line's code (after labels are not considered).
+std::string first_word(std::string_view code) {
+  std::size_t pos = 0;
+  while (pos < code.size() && is_space(code[pos]))
+    ++pos;
+  std::size_t end = pos;
+  while (end < code.size() && !is_space(code[end]))
+    ++end;
+  return to_upper(code.substr(pos, end - pos));
+}
+
+// Identifiers of an expression (symbol candidates).
+std::vector<std::string> symbols_in(std::string_view text) {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$') {
+      std::size_t end = i + 1;
+      while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) ||
+                                   text[end] == '_' || text[end] == '.' || text[end] == '$'))
+        ++end;
+      names.emplace_back(text.substr(i, end - i));
+      i = end;
+    } else if (std::isdigit(static_cast<unsigned char>(c))) {
+      while (i < text.size() && std::isalnum(static_cast<unsigned char>(text[i])))
+        ++i;
+    } else {
+      ++i;
+    }
+  }
+  return names;
+}
+
+// `%name(expr)` as the whole operand: the inner expression.
+std::optional<std::string> relocation_operator(std::string_view text, std::string_view name) {
+  if (text.size() < name.size() + 3 || text.substr(0, name.size()) != name ||
+      text[name.size()] != '(' || text.back() != ')') {
+    return std::nullopt;
+  }
+  return std::string(text.substr(name.size() + 1, text.size() - name.size() - 2));
 }
 
 std::string directory_of(const std::string& path) {
@@ -196,19 +250,160 @@ class Assembler::Pass {
 
   void process_text(const std::string& name, const std::string& text) {
     include_stack_.push_back(name);
-    std::istringstream lines(text);
+    std::istringstream stream(blank_block_comments(text));
+    std::vector<Place> lines;
     std::string line;
-    for (int number = 1; std::getline(lines, line); ++number) {
+    for (int number = 1; std::getline(stream, line); ++number) {
       if (!line.empty() && line.back() == '\r') line.pop_back();
-      process_line({name, number, line});
+      lines.push_back({name, number, line});
     }
+    process_lines(lines, 0);
     include_stack_.pop_back();
   }
 
-  void process_line(const Place& at) {
-    const std::string_view code = strip_comment(at.source);
+  // .macro/.endm and .rept/.endr bodies are collected here and expanded
+  // textually; everything else goes line by line to process_line.
+  void process_lines(const std::vector<Place>& lines, int depth) {
+    if (depth > 64) {
+      if (!lines.empty()) error(lines.front(), 0, "macro or .rept expansion nested too deeply");
+      return;
+    }
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      const Place& at = lines[i];
+      const std::string_view code = strip_comment(at.source);
+      const std::string word = first_word(code);
+      if (word == ".MACRO" || word == ".REPT") {
+        const std::size_t end = block_end(lines, i, word == ".MACRO" ? ".ENDM" : ".ENDR");
+        if (end == lines.size()) {
+          error(at, 0, word == ".MACRO" ? ".macro without .endm" : ".rept without .endr");
+          return;
+        }
+        const std::vector<Place> body(lines.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+                                      lines.begin() + static_cast<std::ptrdiff_t>(end));
+        const std::size_t operands_at = code.find_first_not_of(" \t") + word.size();
+        if (word == ".MACRO") {
+          define_macro(at, code.substr(operands_at), body);
+        } else {
+          std::int64_t count = 0;
+          const OperandText operand{std::string(trim_text(code.substr(operands_at))), operands_at};
+          if (evaluate_now(at, operand, count)) {
+            if (count < 0 || count > 100000) {
+              error(at, operands_at, fmt::format(".rept count {} is out of range", count));
+            } else {
+              for (std::int64_t k = 0; k < count; ++k)
+                process_lines(body, depth + 1);
+            }
+          }
+        }
+        i = end;
+        continue;
+      }
+      const std::size_t labels_end = skip_labels(code, [](std::size_t, const std::string&) {});
+      if (const auto expansion = expand_macro(at, code.substr(labels_end))) {
+        if (labels_end > 0) process_line({at.file, at.line, at.source.substr(0, labels_end)});
+        process_lines(*expansion, depth + 1);
+        continue;
+      }
+      process_line(at);
+    }
+  }
+
+  static std::string_view trim_text(std::string_view text) {
+    while (!text.empty() && is_space(text.front()))
+      text.remove_prefix(1);
+    while (!text.empty() && is_space(text.back()))
+      text.remove_suffix(1);
+    return text;
+  }
+
+  // The line that closes the block opened at lines[open] (nesting counted).
+  static std::size_t block_end(const std::vector<Place>& lines, std::size_t open,
+                               const std::string& closing) {
+    const std::string opening = closing == ".ENDM" ? ".MACRO" : ".REPT";
+    int nesting = 0;
+    for (std::size_t j = open + 1; j < lines.size(); ++j) {
+      const std::string word = first_word(strip_comment(lines[j].source));
+      if (word == opening) ++nesting;
+      if (word == closing && nesting-- == 0) return j;
+    }
+    return lines.size();
+  }
+
+  struct Macro {
+    std::vector<std::pair<std::string, std::string>> parameters;  // name, default
+    std::vector<Place> body;
+  };
+
+  void define_macro(const Place& at, std::string_view header, const std::vector<Place>& body) {
+    header = trim_text(header);
+    std::size_t name_end = 0;
+    while (name_end < header.size() && !is_space(header[name_end]) && header[name_end] != ',')
+      ++name_end;
+    const std::string name(header.substr(0, name_end));
+    if (!is_symbol_name(name)) {
+      error(at, 0, ".macro needs a name");
+      return;
+    }
+    Macro macro;
+    std::string rest(header.substr(name_end));
+    for (char& c : rest) {
+      if (is_space(c)) c = ',';
+    }
+    for (const OperandText& parameter : split_operands(rest, 0)) {
+      if (parameter.text.empty()) continue;
+      const auto equals = parameter.text.find('=');
+      macro.parameters.emplace_back(
+          parameter.text.substr(0, equals),
+          equals == std::string::npos ? std::string() : parameter.text.substr(equals + 1));
+    }
+    macro.body = body;
+    macros_[to_upper(name)] = std::move(macro);
+  }
+
+  // A macro call's body with \parameter (and \() ) substituted, or nullopt.
+  std::optional<std::vector<Place>> expand_macro(const Place& at, std::string_view code) {
+    const std::string word = first_word(code);
+    const auto found = macros_.find(word);
+    if (found == macros_.end()) return std::nullopt;
+    const Macro& macro = found->second;
+    const std::size_t operands_at = code.find_first_not_of(" \t") + word.size();
+    auto arguments = split_operands(code.substr(operands_at), operands_at);
+    if (arguments.size() == 1 && arguments[0].text.empty()) arguments.clear();
+    if (arguments.size() > macro.parameters.size()) {
+      error(at, arguments[macro.parameters.size()].column,
+            fmt::format("macro '{}' takes {} arguments", word, macro.parameters.size()));
+    }
+    std::vector<Place> expansion;
+    for (const Place& line : macro.body) {
+      std::string text = line.source;
+      for (std::size_t p = 0; p < macro.parameters.size(); ++p) {
+        const std::string value = p < arguments.size() && !arguments[p].text.empty()
+                                      ? arguments[p].text
+                                      : macro.parameters[p].second;
+        const std::string pattern = "\\" + macro.parameters[p].first;
+        for (std::size_t pos = text.find(pattern); pos != std::string::npos;
+             pos = text.find(pattern, pos + value.size())) {
+          const std::size_t after = pos + pattern.size();
+          if (after < text.size() &&
+              (std::isalnum(static_cast<unsigned char>(text[after])) || text[after] == '_')) {
+            pos += 1;  // a longer parameter name
+            continue;
+          }
+          text.replace(pos, pattern.size(), value);
+        }
+      }
+      for (std::size_t pos = text.find("\\()"); pos != std::string::npos; pos = text.find("\\()"))
+        text.erase(pos, 3);
+      expansion.push_back({at.file, at.line, text});
+    }
+    return expansion;
+  }
+
+  // Where the labels of a line's code end; each is passed to on_label.
+  template <class OnLabel>
+  static std::size_t skip_labels(std::string_view code, OnLabel on_label) {
     std::size_t pos = 0;
-    for (;;) {  // labels
+    for (;;) {
       while (pos < code.size() && is_space(code[pos]))
         ++pos;
       std::size_t end = pos;
@@ -216,12 +411,18 @@ class Assembler::Pass {
         ++end;
       if (end < code.size() && code[end] == ':' && end > pos &&
           is_symbol_name(code.substr(pos, end - pos))) {
-        define_label(at, pos, std::string(code.substr(pos, end - pos)));
+        on_label(pos, std::string(code.substr(pos, end - pos)));
         pos = end + 1;
         continue;
       }
-      break;
+      return pos;
     }
+  }
+
+  void process_line(const Place& at) {
+    const std::string_view code = strip_comment(at.source);
+    const std::size_t pos = skip_labels(
+        code, [&](std::size_t column, const std::string& name) { define_label(at, column, name); });
     if (pos >= code.size()) return;
     std::size_t word_end = pos;
     while (word_end < code.size() && !is_space(code[word_end]))
@@ -230,7 +431,7 @@ class Assembler::Pass {
     const std::size_t operands_column = word_end;
     const std::string_view operands = code.substr(word_end);
     if (word[0] == '.') {
-      directive(at, pos, upper(word), operands, operands_column);
+      directive(at, pos, to_upper(word), operands, operands_column);
     } else {
       instruction(at, pos, word, operands, operands_column);
     }
@@ -289,15 +490,42 @@ class Assembler::Pass {
     section().bytes.insert(section().bytes.end(), bytes.begin(), bytes.end());
   }
 
-  void switch_section(const std::string& name) {
+  // flags: the quoted ELF flags of `.section NAME, "ax"` ("x": executable).
+  void switch_section(const std::string& name, std::string_view flags = {}) {
+    last_addtpc_.reset();
     for (std::size_t i = 0; i < sections_.size(); ++i) {
       if (sections_[i].name == name) {
         current_ = i;
         return;
       }
     }
-    sections_.push_back({name, 0, {}, name.rfind(".text", 0) == 0});
+    const bool executable =
+        name.rfind(".text", 0) == 0 || flags.find('x') != std::string_view::npos;
+    sections_.push_back({name, 0, {}, executable});
     current_ = sections_.size() - 1;
+  }
+
+  // Zero bytes up to a multiple of alignment.
+  void align_to(const Place& at, std::int64_t alignment) {
+    const auto fill = (alignment - static_cast<std::int64_t>(here()) % alignment) % alignment;
+    emit(at, std::vector<std::uint8_t>(static_cast<std::size_t>(fill), 0));
+  }
+
+  // Directives that only annotate the object file for other tools.
+  static bool ignored_directive(const std::string& name) {
+    static const std::set<std::string> kIgnored{
+        ".TYPE",  ".SIZE",   ".FILE",     ".IDENT",     ".ADDRSIG",   ".ADDRSIG_SYM", ".OPTION",
+        ".LOCAL", ".HIDDEN", ".INTERNAL", ".PROTECTED", ".ATTRIBUTE", ".LOC",         ".END"};
+    return kIgnored.count(name) != 0 || name.rfind(".CFI_", 0) == 0;
+  }
+
+  // Bytes per value of a data directive, 0 when name is none.
+  static unsigned data_size(const std::string& name) {
+    if (name == ".BYTE") return 1;
+    if (name == ".HALF" || name == ".2BYTE" || name == ".SHORT") return 2;
+    if (name == ".WORD" || name == ".4BYTE" || name == ".LONG") return 4;
+    if (name == ".DWORD" || name == ".8BYTE" || name == ".QUAD") return 8;
+    return 0;
   }
 
   void directive(const Place& at, std::size_t column, const std::string& name,
@@ -310,17 +538,61 @@ class Assembler::Pass {
             fmt::format("{} takes {} operand{}", name, count, count == 1 ? "" : "s"));
       return false;
     };
-    if (name == ".TEXT" || name == ".DATA") {
-      if (require_count(0)) switch_section(name == ".TEXT" ? ".text" : ".data");
-    } else if (name == ".SECTION") {
+    if (ignored_directive(name)) return;
+    if (name == ".TEXT" || name == ".DATA" || name == ".BSS") {
+      if (require_count(0))
+        switch_section(name == ".TEXT" ? ".text" : name == ".DATA" ? ".data" : ".bss");
+    } else if (name == ".SECTION" || name == ".PUSHSECTION") {
       if (operands.empty() || operands[0].text.empty()) {
-        error(at, column, ".section needs a name");
-      } else {
-        switch_section(operands[0].text);
+        error(at, column,
+              name == ".SECTION" ? ".section needs a name" : ".pushsection needs a name");
+        return;
       }
-    } else if (name == ".ORG" || name == ".ALIGN" || name == ".ZERO") {
+      if (name == ".PUSHSECTION") section_stack_.push_back(current_);
+      std::string flags, problem;
+      if (operands.size() > 1) parse_string_literal(operands[1].text, flags, problem);
+      switch_section(operands[0].text, flags);
+    } else if (name == ".POPSECTION") {
+      if (!require_count(0)) return;
+      if (section_stack_.empty()) {
+        error(at, column, ".popsection without .pushsection");
+        return;
+      }
+      current_ = section_stack_.back();
+      section_stack_.pop_back();
+    } else if (name == ".ALIGN" || name == ".P2ALIGN" || name == ".BALIGN") {
+      // GNU/LLVM: .align and .p2align take the exponent, .balign the byte count.
       std::int64_t value = 0;
-      if (!require_count(1) || !evaluate_now(at, operands[0], value)) return;
+      if (operands.empty() || operands.size() > 3) {
+        require_count(1);
+        return;
+      }
+      if (!evaluate_now(at, operands[0], value)) return;
+      if (name != ".BALIGN") {
+        if (value < 0 || value > 12) {
+          const char* spelling = name == ".ALIGN" ? ".align" : ".p2align";
+          error(at, operands[0].column,
+                fmt::format("{} takes the exponent (0..12: 2^N bytes); for {} bytes write "
+                            ".balign {}",
+                            spelling, value, value));
+          return;
+        }
+        value = std::int64_t{1} << value;
+      } else if (value <= 0 || (value & (value - 1)) != 0 || value > (1 << 16)) {
+        error(at, operands[0].column,
+              fmt::format(".balign {} is not a power of two up to 65536", value));
+        return;
+      }
+      align_to(at, value);
+    } else if (name == ".ORG" || name == ".ZERO" || name == ".SPACE" || name == ".SKIP") {
+      std::int64_t value = 0;
+      std::int64_t fill_byte = 0;
+      if (operands.empty() || operands.size() > (name == ".ORG" ? 1u : 2u)) {
+        require_count(1);
+        return;
+      }
+      if (!evaluate_now(at, operands[0], value)) return;
+      if (operands.size() == 2 && !evaluate_now(at, operands[1], fill_byte)) return;
       const auto size = static_cast<std::int64_t>(section().bytes.size());
       std::int64_t fill = value;
       if (name == ".ORG") {
@@ -330,21 +602,14 @@ class Assembler::Pass {
                 fmt::format(".org {:#x} moves the location backwards (now {:#x})", value, size));
           return;
         }
-      } else if (name == ".ALIGN") {
-        if (value <= 0 || (value & (value - 1)) != 0 || value > (1 << 16)) {
-          error(at, operands[0].column,
-                fmt::format(".align {} is not a power of two up to 65536", value));
-          return;
-        }
-        fill = (value - static_cast<std::int64_t>(here()) % value) % value;
       }
       if (fill < 0 || fill > (1 << 28)) {
         error(at, operands[0].column, fmt::format("{} size {} is out of range", name, fill));
         return;
       }
-      emit(at, std::vector<std::uint8_t>(static_cast<std::size_t>(fill), 0));
-    } else if (name == ".BYTE" || name == ".HALF" || name == ".WORD" || name == ".DWORD") {
-      const unsigned size = name == ".BYTE" ? 1 : name == ".HALF" ? 2 : name == ".WORD" ? 4 : 8;
+      emit(at, std::vector<std::uint8_t>(static_cast<std::size_t>(fill),
+                                         static_cast<std::uint8_t>(fill_byte)));
+    } else if (const unsigned size = data_size(name); size != 0) {
       if (operands.empty()) error(at, column, name + " needs at least one value");
       std::vector<std::uint8_t> bytes;
       for (const OperandText& operand : operands) {
@@ -375,16 +640,17 @@ class Assembler::Pass {
           bytes.push_back(static_cast<std::uint8_t>(bits >> (8 * i)));
       }
       emit(at, bytes);
-    } else if (name == ".ASCII") {
-      if (operands.empty()) error(at, column, ".ascii needs a string");
+    } else if (name == ".ASCII" || name == ".ASCIZ" || name == ".STRING") {
+      if (operands.empty()) error(at, column, name + " needs a string");
       std::vector<std::uint8_t> bytes;
       for (const OperandText& operand : operands) {
         std::string text, problem;
         if (!parse_string_literal(operand.text, text, problem)) error(at, operand.column, problem);
         bytes.insert(bytes.end(), text.begin(), text.end());
+        if (name != ".ASCII") bytes.push_back(0);
       }
       emit(at, bytes);
-    } else if (name == ".GLOBAL" || name == ".GLOBL") {
+    } else if (name == ".GLOBAL" || name == ".GLOBL" || name == ".WEAK") {
       if (operands.empty()) error(at, column, ".global needs a symbol name");
       for (const OperandText& operand : operands) {
         if (!is_symbol_name(operand.text)) {
@@ -393,14 +659,14 @@ class Assembler::Pass {
           symbols_[operand.text].global = true;
         }
       }
-    } else if (name == ".EQU") {
+    } else if (name == ".EQU" || name == ".SET") {
       if (!require_count(2)) return;
       if (!is_symbol_name(operands[0].text)) {
         error(at, operands[0].column, "'" + operands[0].text + "' is not a symbol name");
         return;
       }
       Symbol& symbol = symbols_[operands[0].text];
-      if (symbol.defined) {
+      if (symbol.defined && (name == ".EQU" || symbol.section >= 0)) {
         error(at, operands[0].column,
               fmt::format("symbol '{}' is already defined at {}:{}", operands[0].text, symbol.file,
                           symbol.line));
@@ -429,33 +695,74 @@ class Assembler::Pass {
     }
   }
 
+  // True when an expression names a label (an address, not an .equ number).
+  bool names_label(std::string_view text) const {
+    for (const std::string& name : symbols_in(text)) {
+      const auto it = symbols_.find(name);
+      if (it != symbols_.end() && it->second.section >= 0) return true;
+    }
+    return false;
+  }
+
+  // ADDTPC and ADDI/ADDIW address a label in two halves (LinxISA
+  // %tpcrel_hi/%tpcrel_lo): ADDTPC adds imm20 << 12 to its own TPC (ADDTPC.asl),
+  // so the high half is floor((L - pc) / 4096) and the low half, an unsigned
+  // uimm12, is (L - pc) mod 4096 with pc the section's last ADDTPC. A bare
+  // label means the same. Rewrites the operand to the number; false on error.
+  bool resolve_tpc_relative(const Place& at, const std::string& mnemonic, std::uint64_t pc,
+                            std::vector<OperandText>& operands) {
+    const bool high = mnemonic == "ADDTPC";
+    const bool low = mnemonic == "ADDI" || mnemonic == "ADDIW";
+    if (high) last_addtpc_ = pc;
+    if ((!high && !low) || operands.size() < (high ? 1u : 2u)) return true;
+    OperandText& operand = operands[high ? 0 : 1];
+    auto target = relocation_operator(operand.text, high ? "%tpcrel_hi" : "%tpcrel_lo");
+    if (!target && names_label(operand.text)) target = operand.text;
+    if (!target) return true;
+    if (low && !last_addtpc_) {
+      error(at, operand.column,
+            "a label operand of " + mnemonic +
+                " is %tpcrel_lo of the last ADDTPC, and there is none");
+      return false;
+    }
+    const auto result = evaluate_expression(*target, resolver(), static_cast<std::int64_t>(pc));
+    std::int64_t value = 0;
+    if (result.value) {
+      value = *result.value;
+    } else if (final_) {
+      error(at, operand.column + result.error_offset, result.error);
+      return false;
+    }
+    const std::int64_t distance = value - static_cast<std::int64_t>(high ? pc : *last_addtpc_);
+    const std::int64_t half = high ? distance >> 12 : distance & 0xFFF;
+    operand.text = std::to_string(half);
+    return true;
+  }
+
   void instruction(const Place& at, std::size_t column, std::string mnemonic,
                    std::string_view operand_text, std::size_t operands_column) {
-    std::string operands_owned(operand_text);
-    // `bstart.std call L` is the LinxISA spelling of the first parcel of a
-    // fused BSTART.CALL: a C.BSTART DIRECT parcel (the next is C.SETRET).
-    if (upper(mnemonic) == "BSTART.STD") {
-      std::size_t p = 0;
-      while (p < operands_owned.size() && is_space(operands_owned[p]))
-        ++p;
-      if (equals_ignoring_case(std::string_view(operands_owned).substr(p, 4), "call") &&
-          p + 4 < operands_owned.size() && is_space(operands_owned[p + 4])) {
-        mnemonic = "C.BSTART";
-        operands_owned.replace(p, 4, "DIRECT,");
-        operands_column -= 3;  // keep the target's column: "DIRECT," is 3 longer than "call"
-      }
+    DialectLine line{mnemonic, std::string(operand_text)};
+    const auto known = [this](const std::string& name) {
+      return owner_.mnemonics_.count(name) != 0;
+    };
+    if (const auto retired = rewrite_linx_spelling(line, known)) {
+      error(at, column, *retired);
+      return;
     }
+    mnemonic = line.mnemonic;
+    std::string operands_owned = std::move(line.operands);
     if (section().bytes.size() % 2 != 0) {
       error(at, column, "instruction at an odd address; use .align 2");
       section().bytes.push_back(0);
     }
-    const auto found = owner_.mnemonics_.find(upper(mnemonic));
+    const auto found = owner_.mnemonics_.find(to_upper(mnemonic));
     if (found == owner_.mnemonics_.end()) {
       error(at, column, "unknown mnemonic '" + mnemonic + "'");
       return;
     }
     const std::uint64_t pc = here();
-    const auto operands = split_operands(operands_owned, operands_column);
+    auto operands = split_operands(operands_owned, operands_column);
+    if (!resolve_tpc_relative(at, to_upper(mnemonic), pc, operands)) return;
     const OperandParser parser(resolver(), pc, final_);
     ParsedOperands parsed;
     OperandError best_error;
@@ -496,6 +803,9 @@ class Assembler::Pass {
   std::vector<Section> sections_;
   std::size_t current_ = 0;
   std::map<std::string, Symbol> symbols_;
+  std::map<std::string, Macro> macros_;       // upper-case name
+  std::vector<std::size_t> section_stack_;    // .pushsection / .popsection
+  std::optional<std::uint64_t> last_addtpc_;  // the pc of the section's last ADDTPC
   std::vector<std::string> include_stack_;
   std::vector<AssemblyDiagnostic> diagnostics_;
   std::vector<ListingLine> listing_;
@@ -504,9 +814,9 @@ class Assembler::Pass {
 Assembler::Assembler(IsaRelease release, SourceReader reader)
     : release_(release), reader_(std::move(reader)) {
   for (const FormInfo* form : forms_in_release(release)) {
-    mnemonics_[upper(form->mnemonic)].push_back({form, -1});
+    mnemonics_[to_upper(form->mnemonic)].push_back({form, -1});
     for (std::size_t v = 0; v < form->variant_count; ++v) {
-      mnemonics_[upper(display_mnemonic(*form, static_cast<int>(v)))].push_back(
+      mnemonics_[to_upper(display_mnemonic(*form, static_cast<int>(v)))].push_back(
           {form, static_cast<int>(v)});
     }
     // command-forms.json accepted_assembly_mnemonics of BSTART.TEPL.

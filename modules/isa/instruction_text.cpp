@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "isa/operand_names.hpp"
+#include "isa/operand_syntax.hpp"
 
 namespace ptovp::isa {
 
@@ -42,6 +44,8 @@ std::string instruction_text(const DecodedInstruction& d, std::uint64_t pc,
     return d.field(static_cast<std::size_t>(slot.fields[which]));
   };
   std::vector<std::string> operands;
+  std::vector<std::string_view> suffix_flags;
+  const bool suffix = flags_as_suffix(*d.form);
   for (const OperandSlot& slot : slots_of(*d.form)) {
     switch (slot.kind) {
       case OperandKind::Keyword: operands.emplace_back(slot.text); break;
@@ -73,9 +77,22 @@ std::string instruction_text(const DecodedInstruction& d, std::uint64_t pc,
                            " ~ " + source_register_name(static_cast<unsigned>(value(slot, 1))) +
                            "]");
         break;
-      case OperandKind::Immediate: operands.push_back(std::to_string(value(slot, 0))); break;
+      case OperandKind::ShiftedRegister: {
+        const auto layout = shifted_register_layout(slot, d.form->asm_template);
+        std::string text = source_register_name(static_cast<unsigned>(value(slot, 0))) +
+                           std::string(source_modifier_suffix(
+                               layout, source_modifier_of_code(layout, value(slot, 1))));
+        const std::int64_t shift = slot.fields[2] >= 0 ? value(slot, 2) : layout.fixed_shift;
+        if (shift != 0) text += "<<" + std::to_string(shift);
+        operands.push_back(std::move(text));
+        break;
+      }
+      case OperandKind::Immediate:
+        operands.push_back(std::to_string(value(slot, 0) * (std::int64_t{1} << byte_scale(slot))));
+        break;
       case OperandKind::PcRelative: {
-        const std::uint64_t target = pc + static_cast<std::uint64_t>(value(slot, 0) * 2);
+        const std::uint64_t target =
+            pc + pc_relative_base(slot) + static_cast<std::uint64_t>(value(slot, 0) * 2);
         const auto name = name_address ? name_address(target) : std::nullopt;
         operands.push_back(name ? *name : fmt::format("{:#x}", target));
         break;
@@ -83,7 +100,12 @@ std::string instruction_text(const DecodedInstruction& d, std::uint64_t pc,
       case OperandKind::Enum: operands.push_back(enum_text(slot, value(slot, 0))); break;
       case OperandKind::DestEnum: operands.push_back("->" + enum_text(slot, value(slot, 0))); break;
       case OperandKind::Flag:
-        if (value(slot, 0) != 0) operands.emplace_back(slot.text);
+        if (value(slot, 0) == 0) break;
+        if (suffix) {
+          suffix_flags.push_back(slot.text);
+        } else {
+          operands.emplace_back(slot.text);
+        }
         break;
       case OperandKind::TileSource:
         operands.push_back(tile_source_name(static_cast<unsigned>(value(slot, 0))));
@@ -106,6 +128,14 @@ std::string instruction_text(const DecodedInstruction& d, std::uint64_t pc,
     }
   }
   std::string text = display_mnemonic(*d.form, d.variant);
+  if (!suffix_flags.empty()) {
+    std::sort(suffix_flags.begin(), suffix_flags.end(), [](std::string_view a, std::string_view b) {
+      return flag_suffix_rank(a) < flag_suffix_rank(b);
+    });
+    text += '.';
+    for (std::string_view flag : suffix_flags)
+      text += flag_suffix_spelling(flag);
+  }
   for (std::size_t i = 0; i < operands.size(); ++i)
     text += (i ? ", " : " ") + operands[i];
   return text;

@@ -27,20 +27,21 @@ enum class ConstraintOperator : std::uint8_t { OneOf, NotEqual };
 enum class OperandKind : std::uint8_t {
   Keyword,           // literal text, e.g. DIRECT or ->LB0
   Register,          // Reg5 source: a GPR name, Rn, or t#k/u#k
+  ShiftedRegister,   // SrcR[.sw|.uw|.neg|.not][<<shamt]: SrcR, SrcRType and shamt
   DestRegister,      // ->reg (t and u push the queues)
   DestRegisterNext,  // second destination, after a DestRegister
   RegisterList,      // [reg, reg, reg] filling up to three fields in order
   RegisterRange,     // [first ~ last]
-  Immediate,         // a numeric expression
-  PcRelative,        // a target address; the field holds (target - pc) / 2
-  Enum,              // a name from an operand-name table, or a number
-  DestEnum,          // ->name from an operand-name table
-  Flag,              // a 1-bit field written as a bare word when set
-  TileSource,        // T#k, U#k, M#k, N#k (k = 1..16) or Tk..Nk (k = 0..15)
-  TileDest,          // ->T<SizeCode>: hand and SizeCode
-  PeMask,            // mask=bbbb, encoded as PEMode
-  SharedSource,      // S<id> (SizeCode 0)
-  SharedDest,        // ->S<id><SizeCode>
+  Immediate,         // a numeric expression ("bytes<<N": a byte count, the field holds it >> N)
+  PcRelative,    // a target address; the field holds (target - pc) / 2 ("return+2": from pc + 2)
+  Enum,          // a name from an operand-name table, or a number
+  DestEnum,      // ->name from an operand-name table
+  Flag,          // a 1-bit field written as a bare word when set
+  TileSource,    // T#k, U#k, M#k, N#k (k = 1..16) or Tk..Nk (k = 0..15)
+  TileDest,      // ->T<SizeCode>: hand and SizeCode
+  PeMask,        // mask=bbbb, encoded as PEMode
+  SharedSource,  // S<id> (SizeCode 0)
+  SharedDest,    // ->S<id><SizeCode>
 };
 
 struct FieldPiece {
@@ -75,7 +76,10 @@ struct EncodingVariant {
 struct OperandSlot {
   OperandKind kind;
   std::int8_t fields[3];  // indices within the form's fields; -1 when unused
-  std::string_view text;  // keyword or flag spelling, or the name table of an Enum
+  // Keyword or flag spelling, the name table of an Enum, the SrcRType order of a
+  // ShiftedRegister ("binary" or "ordered", with "<<k" for a fixed shift), or
+  // an Immediate's byte scaling or a PcRelative's base (see OperandKind).
+  std::string_view text;
   bool optional;
 };
 

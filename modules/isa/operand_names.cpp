@@ -60,30 +60,18 @@ const std::vector<NamedCode>& entries(NameTable table) {
   static const std::vector<NamedCode> branch{{1, "FALL"}, {5, "IND"}, {7, "RET"}};
   static const std::vector<NamedCode> loop{{0, "LB0"}, {1, "LB1"}, {2, "LB2"}};
   switch (table) {
-    case NameTable::DataType:
-      return data_types;
-    case NameTable::DataTypeOrNone:
-      return data_types_or_none;
-    case NameTable::PreQuantMode:
-      return pre_quant;
-    case NameTable::ReluMode:
-      return relu;
-    case NameTable::RoundingMode:
-      return rounding;
-    case NameTable::Layout:
-      return layout;
-    case NameTable::CMode:
-      return cmode;
-    case NameTable::PadValue:
-      return pad;
-    case NameTable::Temperature:
-      return temperature;
-    case NameTable::TraceEdge:
-      return trace;
-    case NameTable::BranchType:
-      return branch;
-    case NameTable::LoopNest:
-      return loop;
+    case NameTable::DataType: return data_types;
+    case NameTable::DataTypeOrNone: return data_types_or_none;
+    case NameTable::PreQuantMode: return pre_quant;
+    case NameTable::ReluMode: return relu;
+    case NameTable::RoundingMode: return rounding;
+    case NameTable::Layout: return layout;
+    case NameTable::CMode: return cmode;
+    case NameTable::PadValue: return pad;
+    case NameTable::Temperature: return temperature;
+    case NameTable::TraceEdge: return trace;
+    case NameTable::BranchType: return branch;
+    case NameTable::LoopNest: return loop;
   }
   return loop;
 }
@@ -112,6 +100,13 @@ bool equals_ignoring_case(std::string_view a, std::string_view b) {
     }
   }
   return true;
+}
+
+std::string to_upper(std::string_view text) {
+  std::string out(text);
+  for (char& c : out)
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
 }
 
 std::optional<NameTable> name_table(std::string_view id) {

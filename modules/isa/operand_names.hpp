@@ -49,5 +49,6 @@ std::string_view pe_mask_of_mode(unsigned pe_mode);
 std::optional<unsigned> pe_mode_of_mask(std::string_view bits);
 
 bool equals_ignoring_case(std::string_view a, std::string_view b);
+std::string to_upper(std::string_view text);
 
 }  // namespace ptovp::isa

@@ -1,8 +1,10 @@
 #include "isa/operand_parser.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 #include "isa/operand_names.hpp"
+#include "isa/operand_syntax.hpp"
 
 namespace ptovp::isa {
 
@@ -47,40 +49,53 @@ bool has_list_slot(const FormInfo& form) {
 std::string describe_slot(const FormInfo& form, const OperandSlot& slot) {
   const auto field = [&](int i) { return std::string(fields_of(form)[slot.fields[i]].name); };
   switch (slot.kind) {
-    case OperandKind::Keyword:
-      return "'" + std::string(slot.text) + "'";
-    case OperandKind::Register:
-      return "a source register for " + field(0);
-    case OperandKind::DestRegister:
-      return "a destination ->register for " + field(0);
-    case OperandKind::DestRegisterNext:
-      return "a second destination register for " + field(0);
-    case OperandKind::RegisterList:
-      return "a register list [..]";
-    case OperandKind::RegisterRange:
-      return "a register range [first ~ last]";
-    case OperandKind::Immediate:
-      return "a value for " + field(0);
-    case OperandKind::PcRelative:
-      return "a target address for " + field(0);
-    case OperandKind::Enum:
-      return "a " + std::string(slot.text) + " name or value for " + field(0);
-    case OperandKind::DestEnum:
-      return "->" + std::string(slot.text) + " for " + field(0);
-    case OperandKind::Flag:
-      return "'" + std::string(slot.text) + "'";
-    case OperandKind::TileSource:
-      return "a source tile (T#1..N#16)";
-    case OperandKind::TileDest:
-      return "a destination tile ->T<SizeCode>";
-    case OperandKind::PeMask:
-      return "mask=bbbb";
-    case OperandKind::SharedSource:
-      return "a Shared source S<id>";
-    case OperandKind::SharedDest:
-      return "a Shared destination ->S<id><SizeCode>";
+    case OperandKind::Keyword: return "'" + std::string(slot.text) + "'";
+    case OperandKind::Register: return "a source register for " + field(0);
+    case OperandKind::ShiftedRegister:
+      return "a source register for " + field(0) + " (with .sw/.uw/.neg and <<shamt)";
+    case OperandKind::DestRegister: return "a destination ->register for " + field(0);
+    case OperandKind::DestRegisterNext: return "a second destination register for " + field(0);
+    case OperandKind::RegisterList: return "a register list [..]";
+    case OperandKind::RegisterRange: return "a register range [first ~ last]";
+    case OperandKind::Immediate: return "a value for " + field(0);
+    case OperandKind::PcRelative: return "a target address for " + field(0);
+    case OperandKind::Enum: return "a " + std::string(slot.text) + " name or value for " + field(0);
+    case OperandKind::DestEnum: return "->" + std::string(slot.text) + " for " + field(0);
+    case OperandKind::Flag: return "'" + std::string(slot.text) + "'";
+    case OperandKind::TileSource: return "a source tile (T#1..N#16)";
+    case OperandKind::TileDest: return "a destination tile ->T<SizeCode>";
+    case OperandKind::PeMask: return "mask=bbbb";
+    case OperandKind::SharedSource: return "a Shared source S<id>";
+    case OperandKind::SharedDest: return "a Shared destination ->S<id><SizeCode>";
   }
   return "an operand";
+}
+
+// The retired raw SrcRType/shamt operands (`add a0, a1, 0, 3, ->a2`) get this
+// pointer to their replacement.
+std::string shifted_register_hint(const FormInfo& form) {
+  const bool shifted = std::any_of(
+      slots_of(form).begin(), slots_of(form).end(),
+      [](const OperandSlot& slot) { return slot.kind == OperandKind::ShiftedRegister; });
+  return shifted ? "; SrcRType and shamt are written on SrcR (a1.sw<<3, a1.neg), not as numbers"
+                 : "";
+}
+
+// LinxISA's B.CATR spelling `aqrl` sets both aq and rl.
+void expand_combined_flags(const FormInfo& form, std::vector<OperandText>& operands) {
+  const auto has_flag = [&](std::string_view name) {
+    return std::any_of(slots_of(form).begin(), slots_of(form).end(), [&](const OperandSlot& s) {
+      return s.kind == OperandKind::Flag && s.text == name;
+    });
+  };
+  if (!has_flag("aq") || !has_flag("rl")) return;
+  for (std::size_t i = 0; i < operands.size(); ++i) {
+    if (equals_ignoring_case(operands[i].text, "aqrl")) {
+      operands[i].text = "aq";
+      operands.insert(operands.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+                      {"rl", operands[i].column + 2});
+    }
+  }
 }
 
 }  // namespace
@@ -143,8 +158,9 @@ OperandParser::Fit OperandParser::register_operand(const OperandText& operand,
   return Fit::Error;
 }
 
-OperandParser::Fit OperandParser::parse_slot(const OperandSlot& slot, const OperandText& operand,
-                                             ParsedOperands& out, OperandError& error) const {
+OperandParser::Fit OperandParser::parse_slot(const FormInfo& form, const OperandSlot& slot,
+                                             const OperandText& operand, ParsedOperands& out,
+                                             OperandError& error) const {
   const std::string_view text = operand.text;
   const auto set = [&](int which, std::int64_t value) {
     const auto field = static_cast<std::size_t>(slot.fields[which]);
@@ -230,20 +246,54 @@ OperandParser::Fit OperandParser::parse_slot(const OperandSlot& slot, const Oper
       set(1, last);
       return Fit::Ok;
     }
-    case OperandKind::Immediate:
+    case OperandKind::Immediate: {
       if (starts_with_arrow(text) || bracketed(text)) return Fit::NoFit;
       if (!value_of(operand, text, 0, value, error)) return Fit::Error;
-      set(0, value);
+      const int scale = byte_scale(slot);
+      if (value % (std::int64_t{1} << scale) != 0) {
+        error = {"displacement " + std::to_string(value) + " is not a multiple of the " +
+                     std::to_string(1 << scale) + "-byte access size",
+                 operand.column};
+        return Fit::Error;
+      }
+      set(0, value / (std::int64_t{1} << scale));
       return Fit::Ok;
+    }
     case OperandKind::PcRelative: {
       if (starts_with_arrow(text)) return Fit::NoFit;
       if (!value_of(operand, text, 0, value, error)) return Fit::Error;
-      const std::int64_t distance = value - static_cast<std::int64_t>(pc_);
+      const std::int64_t distance = value - static_cast<std::int64_t>(pc_ + pc_relative_base(slot));
       if (distance % 2 != 0) {
-        error = {"branch target is not halfword aligned", operand.column};
+        error = {"target is not halfword aligned", operand.column};
         return Fit::Error;
       }
       set(0, distance / 2);
+      return Fit::Ok;
+    }
+    case OperandKind::ShiftedRegister: {
+      if (starts_with_arrow(text) || text.find('=') != std::string_view::npos) return Fit::NoFit;
+      const std::size_t shift_at = text.find("<<");
+      std::string_view reg = trim(text.substr(0, shift_at));
+      const std::optional<SourceModifier> modifier = source_modifier(reg);
+      if (modifier) reg = reg.substr(0, reg.rfind('.'));
+      if (register_operand(operand, reg, 0, false, value, error) != Fit::Ok) return Fit::Error;
+      std::int64_t shift = 0;
+      if (shift_at != std::string_view::npos &&
+          !value_of(operand, text.substr(shift_at + 2), shift_at + 2, shift, error)) {
+        return Fit::Error;
+      }
+      const auto layout = shifted_register_layout(slot, form.asm_template);
+      if (slot.fields[2] >= 0) {
+        set(2, shift);
+      } else if (shift != 0 && shift != layout.fixed_shift) {
+        error = {layout.fixed_shift == 0
+                     ? "this form takes no shift on SrcR"
+                     : "this form shifts SrcR by <<" + std::to_string(layout.fixed_shift) + " only",
+                 operand.column + shift_at};
+        return Fit::Error;
+      }
+      set(0, value);
+      set(1, source_modifier_code(layout, modifier.value_or(kNoModifier)));
       return Fit::Ok;
     }
     case OperandKind::Enum:
@@ -271,8 +321,7 @@ OperandParser::Fit OperandParser::parse_slot(const OperandSlot& slot, const Oper
       set(0, value);
       return Fit::Ok;
     }
-    case OperandKind::Flag:
-      return Fit::NoFit;  // flags are taken out before the positional slots
+    case OperandKind::Flag: return Fit::NoFit;  // flags are taken out before the positional slots
     case OperandKind::TileSource:
       if (starts_with_arrow(text) || text.find('=') != std::string_view::npos) return Fit::NoFit;
       if (const auto code = tile_source_code(text)) {
@@ -315,7 +364,15 @@ OperandParser::Fit OperandParser::parse_slot(const OperandSlot& slot, const Oper
         if (error.message.empty()) error = {"expected ->S<id><SizeCode>", operand.column};
         return Fit::Error;
       }
-      if (!value_of(operand, size_text, size_offset, size, error)) return Fit::Error;
+      std::string size_error;
+      if (const auto code = size_code_of_bytes(size_text, size_error)) {
+        size = *code;
+      } else if (!size_error.empty()) {
+        error = {size_error, operand.column + size_offset};
+        return Fit::Error;
+      } else if (!value_of(operand, size_text, size_offset, size, error)) {
+        return Fit::Error;
+      }
       if (slot.kind == OperandKind::SharedDest && size == 0) {
         error = {"a Shared destination needs a nonzero SizeCode", operand.column};
         return Fit::Error;
@@ -371,6 +428,7 @@ bool OperandParser::parse(const FormInfo& form, std::vector<OperandText> operand
   }
   // Flags may appear anywhere.
   bool sources_or_dest_seen = false;
+  expand_combined_flags(form, operands);
   for (const OperandSlot& slot : slots_of(form)) {
     if (slot.kind != OperandKind::Flag) continue;
     for (auto it = operands.begin(); it != operands.end(); ++it) {
@@ -392,11 +450,12 @@ bool OperandParser::parse(const FormInfo& form, std::vector<OperandText> operand
       error = {"missing operand: expected " + describe_slot(form, slot), end_column};
       return false;
     }
-    const Fit fit = parse_slot(slot, operands[next], out, error);
+    const Fit fit = parse_slot(form, slot, operands[next], out, error);
     if (fit == Fit::Error) return false;
     if (fit == Fit::NoFit) {
       if (slot.optional) continue;
-      error = {"expected " + describe_slot(form, slot) + ", found '" + operands[next].text + "'",
+      error = {"expected " + describe_slot(form, slot) + ", found '" + operands[next].text + "'" +
+                   (looks_numeric(operands[next].text) ? shifted_register_hint(form) : ""),
                operands[next].column};
       return false;
     }
@@ -407,7 +466,8 @@ bool OperandParser::parse(const FormInfo& form, std::vector<OperandText> operand
     ++progress;
   }
   if (next < operands.size()) {
-    error = {"unexpected operand '" + operands[next].text + "'", operands[next].column};
+    error = {"unexpected operand '" + operands[next].text + "'" + shifted_register_hint(form),
+             operands[next].column};
     return false;
   }
   if (form.mnemonic == "B.IOS" && !sources_or_dest_seen) {

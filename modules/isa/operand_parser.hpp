@@ -45,8 +45,8 @@ class OperandParser {
 
  private:
   enum class Fit { Ok, NoFit, Error };
-  Fit parse_slot(const OperandSlot& slot, const OperandText& operand, ParsedOperands& out,
-                 OperandError& error) const;
+  Fit parse_slot(const FormInfo& form, const OperandSlot& slot, const OperandText& operand,
+                 ParsedOperands& out, OperandError& error) const;
   bool value_of(const OperandText& operand, std::string_view text, std::size_t offset,
                 std::int64_t& value, OperandError& error) const;
   Fit register_operand(const OperandText& operand, std::string_view text, std::size_t offset,

@@ -22,9 +22,9 @@ TEST_F(FrontEndTest, ImmediatesAndAlu) {
           "  hl.lui 0x1, ->a3\n"        // a3 = 1 << 32
           "  addi a0, 7, ->a4\n"        // 2
           "  subi a4, 3, ->a5\n"        // -1
-          "  add a1, a0, 4, 0, ->s0\n"  // a1 + (sext32(a0) << 4) = 0x12345000 - 80
-          "  sub a2, a0, 0, 2, ->s1\n"  // a2 - (-a0) = a2 - 5
-          "  xor a2, a3, 0, 2, ->s2\n"  // a2 ^ ~a3
+          "  add a1, a0.sw<<4, ->s0\n"  // a1 + (sext32(a0) << 4) = 0x12345000 - 80
+          "  sub a2, a0.neg, ->s1\n"    // a2 - (-a0) = a2 - 5
+          "  xor a2, a3.not, ->s2\n"    // a2 ^ ~a3
           "  mul a0, a0, ->s3\n"        // 25
           "  srai a0, 1, ->s4\n"        // -3
           "  srli a0, 60, ->s5\n"       // 0xf
@@ -55,13 +55,13 @@ TEST_F(FrontEndTest, CompareSelectQueuesAndJumps) {
   const functional::RunResult result =
       run("  hl.lis -1, ->a0\n"
           "  addi zero, 4, ->a1\n"
-          "  cmp.ltu a1, a0, 0, ->a2\n"   // 4 <u 0xff..ff: 1
-          "  cmp.lt a1, a0, 0, ->a3\n"    // 4 < -1: 0
-          "  csel a2, a1, a0, 3, ->a4\n"  // a2 != 0: a1 = 4
-          "  csel a3, a1, a1, 3, ->a5\n"  // a3 == 0: -a1
+          "  cmp.ltu a1, a0, ->a2\n"       // 4 <u 0xff..ff: 1
+          "  cmp.lt a1, a0, ->a3\n"        // 4 < -1: 0
+          "  csel a2, a1, a0.neg, ->a4\n"  // a2 != 0: a1 = 4
+          "  csel a3, a1, a1.neg, ->a5\n"  // a3 == 0: -a1
           "  addi zero, 9, ->t\n"
           "  addi zero, 8, ->t\n"
-          "  add t#1, t#2, 0, 0, ->s0\n"  // 17
+          "  add t#1, t#2.sw, ->s0\n"  // 17
           "  j skip\n"
           "  addi zero, 1, ->s1\n"
           "skip:\n"
@@ -83,15 +83,15 @@ TEST_F(FrontEndTest, LoadsAndStoresScaleAndExtend) {
   const functional::RunResult result =
       run("  hl.liu 0x1000, ->s0\n"
           "  hl.lis -2, ->a0\n"
-          "  sdi a0, [s0, 1]\n"       // 8-byte store at 0x1008 (offset scaled by 8)
-          "  swi a0, [s0, 4]\n"       // 4-byte store at 0x1010
+          "  sdi a0, [s0, 8]\n"       // 8-byte store at 0x1008 (byte offset, field 1)
+          "  swi a0, [s0, 16]\n"      // 4-byte store at 0x1010
           "  sdi.u a0, [s0, 0x20]\n"  // unscaled: 0x1020
-          "  lwi [s0, 4], ->a1\n"     // sign-extended -2
-          "  lwui [s0, 4], ->a2\n"    // 0xfffffffe
+          "  lwi [s0, 16], ->a1\n"    // sign-extended -2
+          "  lwui [s0, 16], ->a2\n"   // 0xfffffffe
           "  ldi.u [s0, 0x20], ->a3\n"
           "  lbui [s0, 8], ->a4\n"  // byte 0x1008 = 0xfe
           "  addi zero, 1, ->a5\n"
-          "  ld [s0, a5, 3, 0], ->s1\n" +  // 0x1000 + (1 << 3)
+          "  ld [s0, a5<<3], ->s1\n" +  // 0x1000 + (1 << 3)
           std::string(kHalt));
   ASSERT_TRUE(result.halt);
   EXPECT_EQ(*model.memory().load(0x1008, 8), static_cast<std::uint64_t>(-2));
@@ -107,7 +107,7 @@ TEST_F(FrontEndTest, LoadsAndStoresScaleAndExtend) {
 TEST_F(FrontEndTest, ThreadIdGivesPerPeAddresses) {
   const functional::RunResult result =
       run("  BSTART.SYS FALL\n  ssrget 0x26, ->a0\n  ssrget 0x27, ->a1\n  BSTOP\n"
-          "  hl.liu 0x2000, ->s0\n  addi a0, 0x40, ->a2\n  sd a2, [s0, a0, 0]\n" +
+          "  hl.liu 0x2000, ->s0\n  addi a0, 0x40, ->a2\n  sd a2, [s0, a0<<3]\n" +
           std::string(kHalt));
   ASSERT_TRUE(result.halt);
   for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
@@ -136,8 +136,7 @@ TEST_F(FrontEndTest, ApplicabilityRules) {
                      FaultCode::BundleControl);  // not COND
   EXPECT_EQ(halt.pc, 4u);
   model.state().reset();
-  halt =
-      expect_trap("  add t#1, zero, 0, 0, ->a0\n", FaultCode::IllegalInstruction);  // empty queue
+  halt = expect_trap("  add t#1, zero.sw, ->a0\n", FaultCode::IllegalInstruction);  // empty queue
   EXPECT_NE(halt.fault.reason.find("t#1"), std::string::npos);
 }
 
@@ -201,7 +200,7 @@ TEST_F(FrontEndTest, HostServicesWriteAndExit) {
 TEST_F(FrontEndTest, ConditionalLoop) {
   const functional::RunResult result =
       run("  addi zero, 10, ->a0\n  addi zero, 0, ->a1\n"
-          "loop:\n  BSTART.STD COND, loop\n  add a1, a0, 0, 0, ->a1\n  subi a0, 1, ->a0\n  "
+          "loop:\n  BSTART.STD COND, loop\n  add a1, a0.sw, ->a1\n  subi a0, 1, ->a0\n  "
           "setc.nei a0, 0, 0\n  BSTOP\n" +
           std::string(kHalt));
   ASSERT_TRUE(result.halt);
@@ -218,7 +217,7 @@ TEST_F(FrontEndTest, StoreIntoCodeIsSeen) {
           "patch:\n  addi a4, 1, ->a4\n"  // at 24: 4-byte aligned
           "  lwi [s1, 0], ->a5\n  swi a5, [s0, 0]\n  subi a3, 1, ->a3\n  setc.nei a3, 0, 0\n"
           "  BSTOP\n" +
-          std::string(kHalt) + "  .align 4\nreplacement:\n  addi a4, 16, ->a4\n");
+          std::string(kHalt) + "  .balign 4\nreplacement:\n  addi a4, 16, ->a4\n");
   ASSERT_TRUE(result.halt);
   ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint);
   EXPECT_EQ(gpr(0, kA4), 17u);  // 1, then 16

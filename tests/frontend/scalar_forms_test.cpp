@@ -24,13 +24,13 @@ TEST_F(ScalarFormsTest, BinaryRightModifierEncoding) {
       run("  addi zero, 10, ->a0\n"
           "  addi zero, 3, ->a1\n"
           "  hl.liu 0x80000000, ->a2\n"   // bit 31 set, upper half clear
-          "  add a0, a1, 1, 2, ->s0\n"    // 10 + (-3 << 1) = 4
-          "  addw a0, a1, 1, 2, ->s1\n"   // 4 in 32 bits
-          "  add zero, a2, 0, 0, ->s2\n"  // .sw: 0xFFFFFFFF80000000
-          "  add zero, a2, 0, 1, ->s3\n"  // .uw: 0x80000000
-          "  add zero, a2, 0, 3, ->s4\n"  // none: 0x80000000
-          "  and a2, a1, 0, 2, ->s5\n"    // .not: 0x80000000 & ~3
-          "  sub a0, a1, 2, 3, ->s6\n" +  // 10 - (3 << 2) = -2
+          "  add a0, a1.neg<<1, ->s0\n"   // 10 + (-3 << 1) = 4
+          "  addw a0, a1.neg<<1, ->s1\n"  // 4 in 32 bits
+          "  add zero, a2.sw, ->s2\n"     // .sw: 0xFFFFFFFF80000000
+          "  add zero, a2.uw, ->s3\n"     // .uw: 0x80000000
+          "  add zero, a2, ->s4\n"        // none: 0x80000000
+          "  and a2, a1.not, ->s5\n"      // .not: 0x80000000 & ~3
+          "  sub a0, a1<<2, ->s6\n" +     // 10 - (3 << 2) = -2
           std::string(kHalt));
   ASSERT_TRUE(result.halt);
   ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint);
@@ -52,12 +52,12 @@ TEST_F(ScalarFormsTest, WordAluWrapsAndSignExtends) {
       run("  hl.liu 0x7fffffff, ->a0\n"
           "  hl.lui 0xabcd, ->a1\n"          // upper half only: the W forms ignore it
           "  addi a1, 1, ->a1\n"             // a1 = 0x0000abcd00000001
-          "  addw a0, a1, 0, 3, ->s0\n"      // 0x7fffffff + 1 = INT32_MIN
-          "  subw zero, a1, 0, 3, ->s1\n"    // 0 - 1 = -1
-          "  subw s0, a1, 0, 3, ->s2\n"      // INT32_MIN - 1 = 0x7fffffff
-          "  xorw a0, a1, 0, 3, ->s3\n"      // 0x7ffffffe
-          "  orw s0, a1, 0, 3, ->s4\n"       // 0x80000001 -> negative
-          "  andw a1, a1, 0, 3, ->s5\n"      // 1
+          "  addw a0, a1, ->s0\n"            // 0x7fffffff + 1 = INT32_MIN
+          "  subw zero, a1, ->s1\n"          // 0 - 1 = -1
+          "  subw s0, a1, ->s2\n"            // INT32_MIN - 1 = 0x7fffffff
+          "  xorw a0, a1, ->s3\n"            // 0x7ffffffe
+          "  orw s0, a1, ->s4\n"             // 0x80000001 -> negative
+          "  andw a1, a1, ->s5\n"            // 1
           "  addiw a0, 1, ->s6\n"            // INT32_MIN
           "  subiw zero, 1, ->s7\n"          // -1
           "  andiw a1, -1, ->s8\n"           // 1: upper half dropped
@@ -99,7 +99,7 @@ TEST_F(ScalarFormsTest, WordShifts) {
       run("  addi zero, 1, ->a0\n"
           "  hl.liu 0x80000000, ->a1\n"
           "  hl.lui 0xffff, ->a2\n"
-          "  or a2, a1, 0, 3, ->a2\n"  // 0x0000ffff80000000
+          "  or a2, a1, ->a2\n"  // 0x0000ffff80000000
           "  addi zero, 31, ->a3\n"
           "  addi zero, 36, ->a4\n"  // 36 & 31 = 4
           "  sllw a0, a3, ->s0\n"    // 1 << 31 -> INT32_MIN

@@ -66,8 +66,8 @@ TEST_F(FunctionalTest, TloadTstoreRoundTripPerPe) {
   ASSERT_FALSE(model.load_bytes(0x1000, input));
   const functional::RunResult result = run(
       "  BSTART.SYS FALL\n  ssrget 0x26, ->a0\n  BSTOP\n"
-      "  slli a0, 6, ->a1\n  hl.liu 0x1000, ->s0\n  add s0, a1, 0, 0, ->s0\n"
-      "  hl.liu 0x2000, ->s2\n  add s2, a1, 0, 0, ->s2\n  addi zero, 10, ->s1\n"
+      "  slli a0, 6, ->a1\n  hl.liu 0x1000, ->s0\n  add s0, a1.sw, ->s0\n"
+      "  hl.liu 0x2000, ->s2\n  add s2, a1.sw, ->s2\n  addi zero, 10, ->s1\n"
       "  BSTART.TLOAD U16\n  B.DIM zero, 3, ->LB0\n  B.DIM zero, 5, ->LB1\n  B.DIM zero, 4, ->LB2\n"
       "  B.IOR [s0, s1]\n  B.IOT mask=1111, last, ->T<1>\n"
       "  BSTART.TSTORE U16\n  B.DIM zero, 3, ->LB0\n  B.DIM zero, 5, ->LB1\n  B.DIM zero, 4, "

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "assembly_support.hpp"
 #include "isa/assembler.hpp"
 #include "isa/decoder.hpp"
 #include "isa/disassembler.hpp"
@@ -22,17 +23,6 @@ std::vector<std::uint32_t> words32(const AssemblyResult& r) {
                     std::uint32_t{bytes[i + 3]} << 24);
   }
   return words;
-}
-
-AssemblyResult assemble(const std::string& text) {
-  return Assembler().assemble_text("t.s", text);
-}
-
-std::string all_errors(const AssemblyResult& r) {
-  std::string text;
-  for (const auto& d : r.diagnostics)
-    text += d.format();
-  return text;
 }
 
 TEST(Assembler, WorkedTmatmulBlockGivesTheDocumentedWords) {
@@ -116,8 +106,10 @@ TEST(Assembler, IssueSpellings) {
 TEST(Assembler, LinxCallSpellingFormsTheFusedBstartCall) {
   const auto r = assemble(R"(
     bstart.std call main
-    c.setret 2, ->ra
+    c.setret after, ->ra
 main:
+    C.BSTOP
+after:
     C.BSTOP
   )");
   ASSERT_TRUE(r.ok()) << all_errors(r);
@@ -138,7 +130,7 @@ TEST(Assembler, LabelsExpressionsAndDirectives) {
 _start: BSTART DIRECT, done       // forward reference
         .half SIZE * 2 - ~0, done - _start
         .byte 'A', -1
-        .align 4
+        .balign 4
 done:   BSTOP                     ; comment
         .data
 table:  .word table, 0x12345678
