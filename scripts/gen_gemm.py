@@ -216,23 +216,23 @@ _start: BSTART.SYS FALL
         hl.liu {a_row}, ->a1      # a1 = A row stride
         mul a0, a1, ->a5
         hl.addi s3, A_OFF, ->s0
-        add s0, a5, 0, 3, ->s0    # s0 = this PE's A rows
+        add s0, a5, ->s0    # s0 = this PE's A rows
         hl.liu {d_row}, ->a4      # a4 = D row stride
         mul a0, a4, ->a5
         hl.addi s3, D_OFF, ->s1
-        add s1, a5, 0, 3, ->s1    # s1 = this PE's D rows
+        add s1, a5, ->s1    # s1 = this PE's D rows
         hl.liu {b_row}, ->a2      # a2 = B row stride""")
     if scale:
         emit(f"""        hl.liu {s_row}, ->a3      # a3 = scale row stride
         mul a0, a3, ->a5
         hl.addi s3, AS_OFF, ->s8
-        add s8, a5, 0, 3, ->s8    # s8 = this PE's A scale rows""")
+        add s8, a5, ->s8    # s8 = this PE's A scale rows""")
     if out == "S8":
         fp19 = struct.unpack("<I", struct.pack("<f", 2.0 ** -shift))[0]
         emit(f"""        hl.liu {((-3) & 0x1FF) << 5:#x}, ->x3     # x3 = REQ8 word: S9 offset in bits 45:37
         slli x3, 32, ->x3
         hl.liu {fp19:#x}, ->a5    # FP19 scale 2^-SHIFT in bits 31:13
-        add x3, a5, 0, 3, ->x3""")
+        add x3, a5, ->x3""")
     emit("        BSTOP")
 
     labels = iter(range(1, 1 << 30))
@@ -313,11 +313,11 @@ _start: BSTART.SYS FALL
     def output_tile(h, w):
         emit(f"        # tile {h} x {w}")
         emit("        BSTART.STD FALL")
-        emit("        add s0, zero, 0, 3, ->a5  # a5 = A tile")
-        emit("        add s4, zero, 0, 3, ->a6  # a6 = B tile")
+        emit("        add s0, zero, ->a5  # a5 = A tile")
+        emit("        add s4, zero, ->a6  # a6 = B tile")
         if scale:
-            emit("        add s8, zero, 0, 3, ->a7  # a7 = A scale tile")
-            emit("        add x0, zero, 0, 3, ->x2  # x2 = B scale tile")
+            emit("        add s8, zero, ->a7  # a7 = A scale tile")
+            emit("        add x0, zero, ->x2  # x2 = B scale tile")
         emit("        BSTOP")
         steps = ceil_div(k, tk)
         tail = k - (steps - 1) * tk
@@ -343,7 +343,7 @@ _start: BSTART.SYS FALL
     def row_band(h):
         emit("        BSTART.STD FALL")
         emit("        hl.addi s3, B_OFF, ->s4   # s4 = B column tile")
-        emit("        add s1, zero, 0, 3, ->s5  # s5 = D tile")
+        emit("        add s1, zero, ->s5  # s5 = D tile")
         if scale:
             emit("        hl.addi s3, BS_OFF, ->x0  # x0 = B scale rows of the column tile")
         emit("        BSTOP")

@@ -27,17 +27,17 @@ TEST_F(BoundaryTest, RegisterComparesWithEqualOperands) {
   const functional::RunResult result =
       run("  hl.lis -7, ->a0\n"
           "  hl.lis -6, ->a1\n"
-          "  cmp.eq a0, a0, 3, ->s0\n"    // 1
-          "  cmp.ne a0, a0, 3, ->s1\n"    // 0
-          "  cmp.lt a0, a0, 3, ->s2\n"    // 0
-          "  cmp.ge a0, a0, 3, ->s3\n"    // 1
-          "  cmp.ltu a0, a0, 3, ->s4\n"   // 0
-          "  cmp.geu a0, a0, 3, ->s5\n"   // 1
-          "  cmp.lt a0, a1, 3, ->s6\n"    // -7 < -6: 1
-          "  cmp.ge a1, a0, 3, ->s7\n"    // 1
-          "  cmp.ltu a1, a0, 3, ->s8\n"   // 0
-          "  cmp.geu a0, a1, 3, ->x0\n"   // 0
-          "  cmp.ne a0, a1, 3, ->x1\n" +  // 1
+          "  cmp.eq a0, a0, ->s0\n"    // 1
+          "  cmp.ne a0, a0, ->s1\n"    // 0
+          "  cmp.lt a0, a0, ->s2\n"    // 0
+          "  cmp.ge a0, a0, ->s3\n"    // 1
+          "  cmp.ltu a0, a0, ->s4\n"   // 0
+          "  cmp.geu a0, a0, ->s5\n"   // 1
+          "  cmp.lt a0, a1, ->s6\n"    // -7 < -6: 1
+          "  cmp.ge a1, a0, ->s7\n"    // 1
+          "  cmp.ltu a1, a0, ->s8\n"   // 0
+          "  cmp.geu a0, a1, ->x0\n"   // 0
+          "  cmp.ne a0, a1, ->x1\n" +  // 1
           std::string(kHalt));
   ASSERT_TRUE(result.halt);
   ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint);
