@@ -404,12 +404,14 @@ TEST(DotLayouts, PackedLanesUseNibbleOrder) {
 
 // --- extreme encodings through every packing path ---
 
-// Every 16-bit and 32-bit extreme encoding: a signed zero, the smallest and
-// largest subnormal, the smallest normal, the largest finite, an infinity, a
-// quiet and a signalling NaN, with the exact FP32 value each decodes to
-// (binary16 per IEEE 754; BF16 is the upper half of an FP32). A product with
-// 1.0 added to the +0 initial value is that value exactly, a NaN the canonical
-// NaN and -0 becomes +0 (numerics.md §3.3).
+// Every 16-bit and 32-bit floating extreme encoding: a signed zero, the
+// smallest and largest subnormal, the smallest normal, the largest finite, an
+// infinity, a quiet and a signalling NaN, with the exact FP32 value each
+// decodes to (binary16 per IEEE 754; BF16 is the upper half of an FP32). A
+// product with 1.0 added to the +0 initial value is that value exactly, a NaN
+// the canonical NaN and -0 becomes +0 (numerics.md §3.3). Integer elements
+// (8- and 16-bit, and 4-bit lanes packed two to a byte) give their value as a
+// 32-bit two's-complement accumulator word.
 struct Extreme {
   std::uint32_t raw, want;
 };
@@ -429,11 +431,36 @@ const std::vector<Extreme>& extremes_of(DataType type) {
                                          {0xFF7FFFFF, 0xFF7FFFFF}, {kInf, kInf},
                                          {0xFF800000, 0xFF800000}, {0x7FC00000, kNaN},
                                          {0xFF800001, kNaN},       {0x3F800000, 0x3F800000}};
-  return type == DataType::FP16 ? fp16 : type == DataType::BF16 ? bf16 : fp32;
+  // Integers (S32/U32 accumulators): the minimum, maximum, -1 and 0 of each.
+  static const std::vector<Extreme> s16{
+      {0x8000, 0xFFFF8000}, {0x7FFF, 0x7FFF}, {0xFFFF, 0xFFFFFFFF}, {0, 0}, {1, 1}};
+  static const std::vector<Extreme> s8{
+      {0x80, 0xFFFFFF80}, {0x7F, 0x7F}, {0xFF, 0xFFFFFFFF}, {0, 0}, {1, 1}};
+  static const std::vector<Extreme> s4{
+      {0x8, 0xFFFFFFF8}, {0x7, 0x7}, {0xF, 0xFFFFFFFF}, {0, 0}, {1, 1}};
+  static const std::vector<Extreme> u16{{0xFFFF, 0xFFFF}, {0x8000, 0x8000}, {0, 0}, {1, 1}};
+  static const std::vector<Extreme> u8{{0xFF, 0xFF}, {0x80, 0x80}, {0, 0}, {1, 1}};
+  static const std::vector<Extreme> u4{{0xF, 0xF}, {0x8, 0x8}, {0, 0}, {1, 1}};
+  switch (type) {
+    case DataType::FP16: return fp16;
+    case DataType::BF16: return bf16;
+    case DataType::S16: return s16;
+    case DataType::S8: return s8;
+    case DataType::S4X2: return s4;
+    case DataType::U16: return u16;
+    case DataType::U8: return u8;
+    case DataType::U4X2: return u4;
+    default: return fp32;
+  }
 }
 
 std::uint64_t one_of(DataType type) {
-  return type == DataType::FP16 ? 0x3C00 : type == DataType::BF16 ? 0x3F80 : 0x3F800000;
+  switch (type) {
+    case DataType::FP16: return 0x3C00;
+    case DataType::BF16: return 0x3F80;
+    case DataType::FP32: return 0x3F800000;
+    default: return 1;
+  }
 }
 
 // The extremes sit in row 1 of B (K = 3 x N) against an all-ones A (M = 2,
@@ -443,7 +470,8 @@ std::uint64_t one_of(DataType type) {
 // conversion (portable), and a pitch-5 slice the element-wise path on both.
 TEST(DotBoundaries, ExtremeEncodingsOnEitherSideThroughEveryLayoutAndBackend) {
   enum class Layout { RowMajor, ColumnMajor, Slice };
-  for (DataType type : {DataType::FP16, DataType::BF16, DataType::FP32}) {
+  for (DataType type : {DataType::FP16, DataType::BF16, DataType::FP32, DataType::S16, DataType::S8,
+                        DataType::S4X2, DataType::U16, DataType::U8, DataType::U4X2}) {
     const std::vector<Extreme>& cases = extremes_of(type);
     const std::size_t count = cases.size();
     for (bool on_b : {true, false}) {
