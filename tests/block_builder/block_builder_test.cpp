@@ -99,6 +99,41 @@ TEST_F(BlockBuilderTest, FpatrPlacementRules) {
   EXPECT_FALSE(halt.header.fpatr.valid);
 }
 
+// BundleFPATRFieldsLegal at its edges: GroupMaxEn iff GroupNCode != 0 (the
+// codes run 0..9), MaxAbsEn needs RowMaxEn or GroupMaxEn, RowMaxInit needs
+// RowMaxEn. Operands: PreQuant, Relu, GroupNCode, RowMaxEn, GroupMaxEn,
+// RowMaxInit, MaxAbsEn, then the rest.
+TEST_F(BlockBuilderTest, FpatrFieldCombinationsAtTheirEdges) {
+  struct Case {
+    const char* fields;  // GroupNCode, RowMaxEn, GroupMaxEn, RowMaxInit, MaxAbsEn
+    bool legal;
+  };
+  const Case cases[] = {
+      {"0, 0, 1, 0, 0", false}, {"1, 0, 0, 0, 0", false}, {"1, 0, 1, 0, 0", true},
+      {"9, 0, 1, 0, 0", true},  {"0, 0, 0, 0, 1", false}, {"0, 1, 0, 0, 1", true},
+      {"1, 0, 1, 0, 1", true},  {"0, 1, 0, 1, 0", true},  {"1, 0, 1, 1, 0", false},
+      {"9, 1, 1, 1, 1", true},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.fields);
+    model.state().reset();
+    load("  BSTART.TMATMUL FP16\n  B.FPATR None, None, " + std::string(c.fields) + ", 0, 0, 0\n");
+    const functional::RunResult result = model.run(2);
+    if (c.legal) {
+      EXPECT_FALSE(result.halt) << result.halt->fault.describe();
+      EXPECT_TRUE(model.state().header.fpatr.valid);
+    } else {
+      ASSERT_TRUE(result.halt);
+      EXPECT_EQ(result.halt->fault.code, FaultCode::TileLegality) << result.halt->fault.describe();
+      EXPECT_FALSE(result.halt->header.fpatr.valid);
+    }
+  }
+  const arch::FpAttributes& fpatr = model.state().header.fpatr;
+  EXPECT_EQ(fpatr.group_n_code(), 9u);
+  EXPECT_TRUE(fpatr.row_max_en() && fpatr.group_max_en() && fpatr.row_max_init() &&
+              fpatr.max_abs_en());
+}
+
 // block/attributes B.FPATR zero-mask-order-001: zero-mask binders may precede B.FPATR.
 TEST_F(BlockBuilderTest, ZeroMaskBindersMayPrecedeFpatr) {
   load(
