@@ -2,6 +2,7 @@
 // by hand (docs/platform.md "Timing").
 #include <gtest/gtest.h>
 
+#include "sc_common/activity_log.hpp"
 #include "sc_common/timing_config.hpp"
 
 namespace ptovp::sc_common {
@@ -50,6 +51,35 @@ TEST(UnitLatency, FpatrAndTlsu) {
   EXPECT_EQ(timing.tlsu_cycles(1024), 7u + 22);
   timing.clock_period_ps = 500;
   EXPECT_EQ(timing.cycles(3), sc_core::sc_time(1500, sc_core::SC_PS));
+}
+
+// Without slices (no --trace or --vcd) the log keeps totals only; with them
+// it keeps every slice and each change of the capacity in use, and the last
+// end only moves forward.
+TEST(ActivityLog, SlicesAndCapacitySamplesOnlyWhenKept) {
+  using sc_core::SC_NS;
+  using sc_core::sc_time;
+  ActivityLog totals;
+  totals.busy(Unit::Tlsu, sc_time(10, SC_NS), sc_time(25, SC_NS), "TLOAD");
+  totals.busy(Unit::Tlsu, sc_time(5, SC_NS), sc_time(25, SC_NS), "TLOAD");
+  totals.capacity(sc_time(10, SC_NS), 4096);
+  EXPECT_EQ(totals.busy_time(Unit::Tlsu), sc_time(35, SC_NS));
+  EXPECT_EQ(totals.last_end(), sc_time(25, SC_NS));
+  EXPECT_TRUE(totals.slices().empty());
+  EXPECT_TRUE(totals.capacity_samples().empty());
+
+  ActivityLog kept(true);
+  kept.busy(Unit::Pe0, sc_time(0, SC_NS), sc_time(7, SC_NS), "TMATMUL", "16x16x16");
+  kept.busy(Unit::Pe1, sc_time(1, SC_NS), sc_time(3, SC_NS), "TMATMUL");
+  EXPECT_EQ(kept.last_end(), sc_time(7, SC_NS));
+  ASSERT_EQ(kept.slices().size(), 2u);
+  EXPECT_EQ(kept.slices()[0].detail, "16x16x16");
+  kept.capacity(sc_time(0, SC_NS), 0);
+  kept.capacity(sc_time(2, SC_NS), 0);  // unchanged: no sample
+  kept.capacity(sc_time(3, SC_NS), 512);
+  ASSERT_EQ(kept.capacity_samples().size(), 2u);
+  EXPECT_EQ(kept.capacity_samples()[1].time, sc_time(3, SC_NS));
+  EXPECT_EQ(kept.capacity_samples()[1].value, 512u);
 }
 
 }  // namespace
