@@ -9,6 +9,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libfmt-dev libgmp-dev libmpfr-dev
   verilator clang clang-format clang-tidy python3-matplotlib
   parallel slurm-wlm munge
+  gdb-multiarch
 )
 
 missing=()

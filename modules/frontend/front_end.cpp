@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "frontend/stall_halt.hpp"
 #include "isa/instruction_length.hpp"
 
 namespace ptovp::frontend {
@@ -95,7 +96,67 @@ arch::Expected<isa::DecodedInstruction> FrontEnd::fetch_decode(std::uint64_t pc)
   return decoder_.decode(fetched->first, fetched->second);
 }
 
-std::optional<Halt> FrontEnd::step() {
+std::optional<Halt> FrontEnd::observed_step() {
+  const std::uint64_t pc = state_.pc;
+  std::optional<PauseCause> pause = control_.take_stop_request();
+  for (ExecutionObserver* observer : control_.observers()) {
+    if (pause) break;
+    if (observer->pause_before(pc)) pause = PauseCause::Observer;
+  }
+  if (pause) {
+    Halt halt;
+    halt.kind = HaltKind::Paused;
+    halt.pause = *pause;
+    halt.pc = pc;
+    halt.block = state_.block;
+    halt.header = state_.header;
+    return halt;
+  }
+  std::optional<Halt> halt;
+  try {
+    halt = execute_step();
+  } catch (const Stalled& stalled) {
+    // The engine's run loop makes the halt; the observers see the attempt.
+    const Halt stall = stall_halt(*this, state_, stalled.reason);
+    notify(pc, &stall);
+    throw;
+  }
+  notify(pc, halt ? &*halt : nullptr);
+  return halt;
+}
+
+void FrontEnd::notify(std::uint64_t pc, const Halt* halt) {
+  // The decode cache slot still holds the instruction unless its fetch failed.
+  const CacheEntry& entry = cache_[(pc >> 1) & (kCacheEntries - 1)];
+  Attempt attempt;
+  attempt.pc = pc;
+  if (halt != nullptr && halt->instruction) {
+    attempt.instruction = &*halt->instruction;
+  } else if (entry.pc == pc) {
+    attempt.instruction = &entry.prepared.decoded;
+  }
+  attempt.halt = halt;
+  for (ExecutionObserver* observer : control_.observers())
+    observer->after(attempt);
+}
+
+std::optional<DataAccess> FrontEnd::data_access() const {
+  const std::uint64_t pc = state_.pc;
+  auto fetched = fetch(pc);
+  if (!fetched) return std::nullopt;
+  const isa::DecodedInstruction decoded = decoder_.decode(fetched->first, fetched->second);
+  if (!decoded.legal()) return std::nullopt;
+  const PreparedInstruction prepared = prepare(decoded, plans_.plan(*decoded.form));
+  const Op op = prepared.plan->op;
+  if (op != Op::Load && op != Op::Store) return std::nullopt;
+  DataAccess access;
+  access.store = op == Op::Store;
+  access.size = prepared.plan->size;
+  access.address = scalar_.effective_addresses(prepared);
+  return access;
+}
+
+std::optional<Halt> FrontEnd::execute_step() {
   const std::uint64_t pc = state_.pc;
   ++instructions_;
   state_.advance_cycle();

@@ -13,6 +13,7 @@
 
 #include "arch/arch_state.hpp"
 #include "block_builder/block_builder.hpp"
+#include "frontend/execution_control.hpp"
 #include "frontend/host_services.hpp"
 #include "frontend/instruction_plan.hpp"
 #include "frontend/prepared_instruction.hpp"
@@ -28,6 +29,7 @@ enum class HaltKind : std::uint8_t {
   HostExit,    // host service exit: exit_code is the firmware's status
   Trap,        // any other trap with EVBASE = 0
   Stall,       // set by the platform: a unit waits for what nothing can provide (fault.reason)
+  Paused,      // execution control paused before the instruction at pc; run() resumes
 };
 
 // Why and where the run stopped, with what the fault report needs.
@@ -39,6 +41,14 @@ struct Halt {
   std::optional<isa::DecodedInstruction> instruction;  // absent when the fetch failed
   arch::BlockControl block;                            // the block as it was at the fault
   arch::BlockDescriptor header;
+  PauseCause pause = PauseCause::Observer;  // why, for Paused
+};
+
+// A scalar load or store as the instruction at a PC would perform it now.
+struct DataAccess {
+  bool store = false;
+  unsigned size = 0;                                    // bytes
+  std::array<std::uint64_t, arch::kPeCount> address{};  // per PE
 };
 
 struct FrontEndOptions {
@@ -52,7 +62,11 @@ class FrontEnd {
            isa::IsaRelease release = isa::kDefaultRelease);
 
   // Executes the instruction at TPC; returns the halt when the run stops.
-  std::optional<Halt> step();
+  // With execution control attention (observers, a stop request) the
+  // observers see the attempt, and a pause returns HaltKind::Paused.
+  std::optional<Halt> step() { return control_.attention() ? observed_step() : execute_step(); }
+  ExecutionControl& control() { return control_; }
+  const memory::Memory& memory() const { return memory_; }
   std::uint64_t instructions() const { return instructions_; }
   // Instruction attempts per decoded form (isa::all_forms() order); the last
   // slot counts the attempts without a form (a fetch fault, an unknown word).
@@ -60,6 +74,9 @@ class FrontEnd {
 
   // Fetch and decode without executing (fault reports, tracing).
   arch::Expected<isa::DecodedInstruction> fetch_decode(std::uint64_t pc) const;
+  // The scalar load or store the instruction at TPC would make (watchpoints,
+  // tracing); nothing for other instructions or when it does not decode.
+  std::optional<DataAccess> data_access() const;
 
  private:
   // One slot of the direct-mapped per-PC cache. It holds while the 8 bytes at
@@ -77,6 +94,10 @@ class FrontEnd {
   };
   static constexpr std::size_t kCacheEntries = 4096;
 
+  std::optional<Halt> execute_step();
+  std::optional<Halt> observed_step();
+  // Tells the observers about the attempt at pc.
+  void notify(std::uint64_t pc, const Halt* halt);
   arch::Expected<std::pair<std::uint64_t, unsigned>> fetch(std::uint64_t pc) const;
   bool cached(const CacheEntry& entry, std::uint64_t pc) const;
   // Fetches, decodes and prepares the instruction at pc into entry.
@@ -109,6 +130,7 @@ class FrontEnd {
   std::uint64_t instructions_ = 0;
   std::vector<std::uint64_t> attempts_by_form_;
   std::optional<int> host_exit_;  // set by a host service exit during execute()
+  ExecutionControl control_;
 };
 
 }  // namespace ptovp::frontend

@@ -50,7 +50,10 @@ void FrontEndModule::execute() {
       halt_ = stall_halt(front_end_, state_, stalled.reason);
     }
     ++pending_;
-    if (halt_) break;
+    if (halt_) {
+      if (halt_->kind == HaltKind::Paused) --pending_;  // nothing ran
+      break;
+    }
     if (pending_ == per_quantum) {
       quantum_.inc(instruction_time_ * static_cast<double>(pending_));
       pending_ = 0;

@@ -389,22 +389,27 @@ MaybeFault ScalarUnit::execute(const PreparedInstruction& insn) {
                           fmt::format("not yet executed: {}", insn.decoded.form->mnemonic), pc);
 }
 
+ScalarUnit::Lanes ScalarUnit::effective_addresses(const PreparedInstruction& insn) const {
+  using V = std::uint64_t;
+  const FormPlan& plan = *insn.plan;
+  // Immediate stores name the base in SrcR; register stores the base in SrcL,
+  // the offset in SrcR and the data in SrcD.
+  const bool immediate = plan.imm >= 0;
+  const unsigned base =
+      plan.op == Op::Store && immediate && !plan.compressed ? insn.srcr : insn.srcl;
+  const Lanes address = read_lanes(base);
+  if (immediate)
+    return each(address, [offset = insn.imm << plan.scale](V a) { return a + offset; });
+  const unsigned shift = (plan.shamt >= 0 ? insn.shamt : plan.scale) & 63u;
+  return each(address, right_operand(insn, false),
+              [shift](V a, V offset) { return a + (offset << shift); });
+}
+
 MaybeFault ScalarUnit::memory_access(const PreparedInstruction& insn) {
   using V = std::uint64_t;
   const FormPlan& plan = *insn.plan;
   const bool store = plan.op == Op::Store;
-  // Immediate stores name the base in SrcR; register stores the base in SrcL,
-  // the offset in SrcR and the data in SrcD.
-  const bool immediate = plan.imm >= 0;
-  const unsigned base = store && immediate && !plan.compressed ? insn.srcr : insn.srcl;
-  Lanes address = read_lanes(base);
-  if (immediate) {
-    address = each(address, [offset = insn.imm << plan.scale](V a) { return a + offset; });
-  } else {
-    const unsigned shift = (plan.shamt >= 0 ? insn.shamt : plan.scale) & 63u;
-    address = each(address, right_operand(insn, false),
-                   [shift](V a, V offset) { return a + (offset << shift); });
-  }
+  const Lanes address = effective_addresses(insn);
   std::array<std::uint8_t*, kPeCount> bytes{};
   for (unsigned pe = 0; pe < kPeCount; ++pe) {
     // The RAM's direct pointer after the alignment check; Memory::probe

@@ -35,6 +35,8 @@ class ScalarUnit {
   void write(unsigned pe, unsigned selector, std::uint64_t value);
   // IllegalInstruction when a queue selector names an empty entry.
   arch::MaybeFault check_source(unsigned selector) const;
+  // The address each PE's load or store (Op::Load, Op::Store) accesses.
+  Lanes effective_addresses(const PreparedInstruction& insn) const;
 
  private:
   arch::MaybeFault check_sources(const PreparedInstruction& insn) const;

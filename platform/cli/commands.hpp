@@ -10,10 +10,11 @@ namespace ptovp::cli {
 
 // Exit statuses shared by every subcommand.
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;     // a check failed (mismatching vector, failing case)
-inline constexpr int kExitUsage = 2;       // bad input: options, files, configuration
-inline constexpr int kExitTrap = 100;      // run: a trap other than EBREAK halted the firmware
-inline constexpr int kExitLimit = 101;     // run: --max-instructions stopped the firmware
+inline constexpr int kExitFailure = 1;        // a check failed (mismatching vector, failing case)
+inline constexpr int kExitUsage = 2;          // bad input: options, files, configuration
+inline constexpr int kExitTrap = 100;         // run: a trap other than EBREAK halted the firmware
+inline constexpr int kExitLimit = 101;        // run: --max-instructions stopped the firmware
+inline constexpr int kExitInterrupted = 130;  // run: SIGINT/SIGTERM stopped it (128 + SIGINT)
 
 void add_vectors_command(CLI::App& app, int& exit_status);
 void add_asm_command(CLI::App& app, int& exit_status);

@@ -1,17 +1,22 @@
 // `ptovp run IMAGE [--engine systemc|functional] [--config FILE] [--print-config]
 //  [--profile hardware|pto-v0] [--set KEY=VALUE]... [--trace FILE] [--stats FILE]
 //  [--vcd FILE] [--load FILE@ADDR]... [--dump ADDR:LEN:FILE]... [--dump-state FILE]
-//  [--max-instructions N] [--quiet|--verbose]`
+//  [--max-instructions N] [--trace-insn FILE [--trace-insn-range R]
+//  [--trace-insn-limit BYTES]] [--gdb PORT [--gdb-wait]] [--quiet|--verbose]`
 // Exit status: the EBREAK immediate or the host exit status; kExitTrap when
 // any other trap halts the run (the fault report is printed); kExitLimit
-// when --max-instructions stops it; kExitUsage for bad input.
+// when --max-instructions stops it; kExitInterrupted when SIGINT or SIGTERM
+// stops it (every output is still written); kExitUsage for bad input.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -20,6 +25,9 @@
 #include "cli/options.hpp"
 #include "cli/output_file.hpp"
 #include "config/platform_config.hpp"
+#include "debug/gdb_server.hpp"
+#include "debug/instruction_trace.hpp"
+#include "debug/target.hpp"
 #include "functional/fault_report.hpp"
 #include "functional/functional_model.hpp"
 #include "functional/state_dump.hpp"
@@ -48,6 +56,11 @@ struct RunOptions {
   std::vector<std::string> dumps;
   std::string dump_state;
   std::string max_instructions = "1000000000";
+  std::string trace_insn;
+  std::string trace_insn_range;
+  std::string trace_insn_limit = "0";
+  std::optional<unsigned> gdb;
+  bool gdb_wait = false;
   bool quiet = false;
   bool verbose = false;
 };
@@ -103,44 +116,114 @@ config::PlatformConfig build_config(const RunOptions& options) {
   return config;
 }
 
-// What either engine offers the common run flow.
-struct Engine {
-  std::function<arch::MaybeFault(std::uint64_t, const std::vector<std::uint8_t>&)> load_bytes;
-  std::function<arch::MaybeFault(std::uint64_t, std::uint8_t*, std::uint64_t)> read_bytes;
-  std::function<functional::RunResult(std::uint64_t)> run;
-  std::function<nlohmann::json()> state_dump;
-  std::function<std::uint64_t()> pc;
+// SIGINT and SIGTERM pause the run at the next instruction boundary
+// (frontend::ExecutionControl); the run then writes its outputs and exits
+// with kExitInterrupted.
+std::atomic<frontend::ExecutionControl*> interrupt_target{nullptr};
+volatile std::sig_atomic_t interrupt_signal = 0;
+
+extern "C" void on_interrupt(int signal) {
+  interrupt_signal = signal;
+  if (frontend::ExecutionControl* control = interrupt_target.load())
+    control->request_stop(frontend::PauseCause::Interrupt);
+}
+
+// Routes SIGINT and SIGTERM to `control` while it lives. No SA_RESTART: a
+// debugger session blocked on its socket sees the signal too.
+class InterruptScope {
+ public:
+  explicit InterruptScope(frontend::ExecutionControl& control) {
+    interrupt_target.store(&control);
+    struct sigaction action {};
+    action.sa_handler = on_interrupt;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &previous_int_);
+    sigaction(SIGTERM, &action, &previous_term_);
+  }
+  ~InterruptScope() {
+    sigaction(SIGINT, &previous_int_, nullptr);
+    sigaction(SIGTERM, &previous_term_, nullptr);
+    interrupt_target.store(nullptr);
+  }
+  InterruptScope(const InterruptScope&) = delete;
+  InterruptScope& operator=(const InterruptScope&) = delete;
+
+ private:
+  struct sigaction previous_int_ {};
+  struct sigaction previous_term_ {};
 };
+
+// Runs the engine, under the GDB stub when --gdb asks for it.
+functional::RunResult run_engine(const RunOptions& options, debug::Target& engine, bool& killed) {
+  const InterruptScope interrupts(engine.front_end.control());
+  const std::uint64_t limit = parse_unsigned(options.max_instructions, "--max-instructions");
+  if (!options.gdb) return engine.run(limit);
+  debug::GdbServer server(static_cast<std::uint16_t>(*options.gdb));
+  std::cerr << fmt::format("ptovp run: GDB stub listening on localhost:{}{}\n", server.port(),
+                           options.gdb_wait ? ", waiting for a debugger" : "");
+  std::cerr.flush();
+  functional::RunResult result = server.run(engine, limit, options.gdb_wait);
+  killed = server.killed();
+  return result;
+}
 
 // Loads, runs, reports and writes the outputs common to both engines;
 // `after_run` adds the engine's own outputs. Returns the exit status.
 int execute(const RunOptions& options, const isa::ProgramImage& image,
             const std::function<arch::MaybeFault(const isa::ProgramImage&)>& load_image,
-            const Engine& engine, OutputSet& outputs,
+            debug::Target& engine, OutputSet& outputs,
             const std::function<void(const functional::RunResult&, double)>& after_run) {
-  if (auto failed = load_image(image))
-    throw UsageError(fmt::format("{}: {}", options.image, failed->reason));
-  for (const std::string& spec : options.loads) {
-    const LoadRequest load = parse_load(spec);
-    if (auto failed = engine.load_bytes(load.address, load.bytes))
-      throw UsageError(fmt::format("--load {}: {}", spec, failed->reason));
-  }
+  const auto load_all = [&] {
+    if (auto failed = load_image(image))
+      throw UsageError(fmt::format("{}: {}", options.image, failed->reason));
+    for (const std::string& spec : options.loads) {
+      const LoadRequest load = parse_load(spec);
+      if (auto failed = engine.load_bytes(load.address, load.bytes))
+        throw UsageError(fmt::format("--load {}: {}", spec, failed->reason));
+    }
+  };
+  load_all();
+  engine.reset = [&load_all, clear = engine.reset] {
+    clear();
+    load_all();
+  };
   std::vector<DumpRequest> dumps;
   for (const std::string& spec : options.dumps)
     dumps.push_back(parse_dump(spec));
 
+  std::optional<debug::InstructionTrace> trace;
+  if (!options.trace_insn.empty()) {
+    std::string error;
+    std::optional<debug::TraceRange> range = debug::TraceRange{};
+    if (!options.trace_insn_range.empty())
+      range = debug::TraceRange::parse(options.trace_insn_range, error);
+    if (!range) throw UsageError(fmt::format("--trace-insn-range {}", error));
+    trace.emplace(outputs.stream(options.trace_insn), engine.state, engine.front_end, engine.cycle,
+                  *range, parse_unsigned(options.trace_insn_limit, "--trace-insn-limit"));
+    engine.front_end.control().attach(*trace);
+  }
+
   const auto begin = std::chrono::steady_clock::now();
-  const functional::RunResult result =
-      engine.run(parse_unsigned(options.max_instructions, "--max-instructions"));
+  bool killed = false;
+  const functional::RunResult result = run_engine(options, engine, killed);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  if (trace) engine.front_end.control().detach(*trace);
 
   int status = kExitLimit;
   std::string summary;
-  if (!result.halt) {
+  if (result.halt && result.halt->kind == frontend::HaltKind::Paused) {
+    std::cerr << fmt::format("ptovp run: {} after {} instructions, before pc 0x{:x}{}\n",
+                             killed                        ? "killed by the debugger"
+                             : interrupt_signal == SIGTERM ? "interrupted by SIGTERM"
+                                                           : "interrupted by SIGINT",
+                             result.instructions, result.halt->pc,
+                             result.halt->block.active ? " (inside a block)" : "");
+    status = kExitInterrupted;
+  } else if (!result.halt) {
     std::cerr << fmt::format(
         "ptovp run: stopped after {} instructions (--max-instructions) at pc 0x{:x}\n",
-        result.instructions, engine.pc());
+        result.instructions, engine.state.pc);
   } else if (result.halt->kind == frontend::HaltKind::Trap ||
              result.halt->kind == frontend::HaltKind::Stall) {
     std::cerr << functional::format_fault_report(*result.halt);
@@ -162,7 +245,7 @@ int execute(const RunOptions& options, const isa::ProgramImage& image,
     outputs.write(dump.path, std::string(bytes.begin(), bytes.end()));
   }
   if (!options.dump_state.empty())
-    outputs.write(options.dump_state, engine.state_dump().dump(1) + "\n");
+    outputs.write(options.dump_state, functional::state_dump(engine.view()).dump(1) + "\n");
   outputs.commit();
   return status;
 }
@@ -172,14 +255,30 @@ int run_functional(const RunOptions& options, const config::PlatformConfig& conf
   functional::FunctionalModel model(config.model);
   model.cube().set_config(config.cube);
   model.cube().set_config(config.cube);
-  Engine engine{[&](std::uint64_t address, const std::vector<std::uint8_t>& bytes) {
-                  return model.load_bytes(address, bytes);
-                },
-                [&](std::uint64_t address, std::uint8_t* out, std::uint64_t length) {
-                  return model.memory().read(address, out, length);
-                },
-                [&](std::uint64_t limit) { return model.run(limit); },
-                [&] { return functional::state_dump(model); }, [&] { return model.state().pc; }};
+  debug::Target engine{
+      [&](std::uint64_t address, const std::vector<std::uint8_t>& bytes) {
+        return model.load_bytes(address, bytes);
+      },
+      [&](std::uint64_t address, std::uint8_t* out, std::uint64_t length) {
+        return model.memory().read(address, out, length);
+      },
+      [&](std::uint64_t limit) { return model.run(limit); },
+      [&] {
+        return functional::StateView{model.state(), model.local_tiles(), model.shared_tiles(),
+                                     model.front_end().instructions()};
+      },
+      [&] {
+        return model.state().read_ssr(0, static_cast<std::uint32_t>(arch::Ssr::Cycle)).value();
+      },
+      [&] { return fmt::format("instructions  {}\n", model.front_end().instructions()); },
+      [&] {
+        model.state().reset();
+        model.local_tiles().reset();
+        model.shared_tiles().reset();
+        model.memory().clear();
+      },
+      model.state(),
+      model.front_end()};
   return execute(
       options, image, [&](const isa::ProgramImage& program) { return model.load(program); }, engine,
       outputs,
@@ -204,15 +303,23 @@ int run_systemc(const RunOptions& options, const config::PlatformConfig& config,
   } catch (const std::invalid_argument& error) {
     throw UsageError(error.what());
   }
-  Engine engine{[&](std::uint64_t address, const std::vector<std::uint8_t>& bytes) {
-                  return platform->load_bytes(address, bytes);
-                },
-                [&](std::uint64_t address, std::uint8_t* out, std::uint64_t length) {
-                  return platform->read_bytes(address, out, length);
-                },
-                [&](std::uint64_t limit) { return platform->run(limit); },
-                [&] { return functional::state_dump(platform->state_view()); },
-                [&] { return platform->state_view().state.pc; }};
+  debug::Target engine{
+      [&](std::uint64_t address, const std::vector<std::uint8_t>& bytes) {
+        return platform->load_bytes(address, bytes);
+      },
+      [&](std::uint64_t address, std::uint8_t* out, std::uint64_t length) {
+        return platform->read_bytes(address, out, length);
+      },
+      [&](std::uint64_t limit) { return platform->run(limit); },
+      [&] { return platform->state_view(); },
+      [&] { return platform->front_end_cycle(); },
+      [&] {
+        return systemc::run_summary(
+            systemc::run_statistics(*platform, platform->front_end().instructions()), 0.0);
+      },
+      [&] { platform->reset(config.cube); },
+      platform->state(),
+      platform->front_end()};
   return execute(
       options, image, [&](const isa::ProgramImage& program) { return platform->load(program); },
       engine, outputs,
@@ -254,9 +361,10 @@ int run(const RunOptions& options) {
             "{}: only the systemc engine writes it (the functional engine is untimed)", flag));
     }
   }
+  if (options.gdb_wait && !options.gdb) throw UsageError("--gdb-wait needs --gdb PORT");
   OutputSet outputs;
   for (const std::string* path :
-       {&options.trace, &options.stats, &options.vcd, &options.dump_state}) {
+       {&options.trace, &options.stats, &options.vcd, &options.dump_state, &options.trace_insn}) {
     if (!path->empty()) outputs.reserve(*path);
   }
   // Checked before the run: under AddressSanitizer an exception after the
@@ -313,6 +421,20 @@ void add_run_command(CLI::App& app, int& exit_status) {
       ->check(file_path_validator());
   command->add_option("--max-instructions", options->max_instructions,
                       "stop after N instruction attempts (0 = no limit; default 1e9)");
+  command
+      ->add_option("--trace-insn", options->trace_insn,
+                   "write one line per instruction attempt to FILE (docs/debugging.md)")
+      ->check(file_path_validator());
+  command->add_option("--trace-insn-range", options->trace_insn_range,
+                      "trace only attempts FIRST:LAST (numbers from 0) or pc=FIRST:LAST");
+  command->add_option("--trace-insn-limit", options->trace_insn_limit,
+                      "stop tracing before the file exceeds BYTES (0 = no limit)");
+  command
+      ->add_option("--gdb", options->gdb,
+                   "serve the GDB remote protocol on localhost:PORT (0: any free port)")
+      ->check(CLI::Range(0, 65535));
+  command->add_flag("--gdb-wait", options->gdb_wait,
+                    "with --gdb: wait for a debugger before the first instruction");
   command->add_flag("--quiet", options->quiet, "print nothing but faults");
   command->add_flag("--verbose", options->verbose, "also log every block (systemc) or the speed");
   command->callback([options, &exit_status] {

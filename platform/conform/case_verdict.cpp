@@ -41,6 +41,7 @@ std::string raised_fault_line(const CaseRun& run, const CaseSetup& setup) {
       return fmt::format("{} (trap {}) at 0x{:x}  {}", arch::name(halt.fault.code).substr(6),
                          halt.fault.trap(), halt.pc, at);
     case frontend::HaltKind::Stall: return fmt::format("none: stalled at 0x{:x}  {}", halt.pc, at);
+    case frontend::HaltKind::Paused: return fmt::format("none: paused at 0x{:x}  {}", halt.pc, at);
     case frontend::HaltKind::Breakpoint:
       return fmt::format("none: EBREAK {} at 0x{:x}{}", halt.exit_code, halt.pc,
                          halt.pc == setup.halt_pc ? " (the appended halt)" : "");

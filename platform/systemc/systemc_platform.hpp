@@ -65,6 +65,11 @@ class SystemCPlatform : public sc_core::sc_module {
     return front_end_.semantics().attempts_by_form();
   }
   const config::PlatformConfig& config() const { return config_; }
+  frontend::FrontEnd& front_end() { return front_end_.semantics(); }
+  // The front end's position in simulated time, in clock cycles.
+  std::uint64_t front_end_cycle() const {
+    return static_cast<std::uint64_t>(front_end_.current_time() / config_.timing.cycles(1));
+  }
   // The simulated time the run took.
   sc_core::sc_time simulated_time() const { return sc_core::sc_time_stamp(); }
 

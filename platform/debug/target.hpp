@@ -1,0 +1,34 @@
+// What either engine offers the run flow, the instruction trace and the GDB
+// stub: memory access, running, state and the front end's execution control.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "arch/arch_state.hpp"
+#include "frontend/front_end.hpp"
+#include "functional/functional_model.hpp"
+#include "functional/state_dump.hpp"
+
+namespace ptovp::debug {
+
+struct Target {
+  std::function<arch::MaybeFault(std::uint64_t, const std::vector<std::uint8_t>&)> load_bytes;
+  std::function<arch::MaybeFault(std::uint64_t, std::uint8_t*, std::uint64_t)> read_bytes;
+  // Runs at most N attempts (0 = no limit); a paused run resumes where it stopped.
+  std::function<functional::RunResult(std::uint64_t)> run;
+  std::function<functional::StateView()> view;
+  std::function<std::uint64_t()> cycle;  // the front end's clock cycle
+  // Statistics so far, as text.
+  std::function<std::string()> statistics;
+  // The reset state with the image loaded again.
+  std::function<void()> reset;
+  arch::ArchState& state;
+  frontend::FrontEnd& front_end;
+};
+
+}  // namespace ptovp::debug

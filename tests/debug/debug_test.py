@@ -1,0 +1,353 @@
+#!/usr/bin/env python3
+"""Firmware debugging end to end, through `ptovp run` in subprocesses
+(docs/debugging.md).
+
+    debug_test.py --ptovp BIN --firmware DIR SUITE
+
+Suites: InstructionTrace (--trace-insn: one line per attempt, its writes and
+block events, ranges, the size limit, bad input), Interrupt (SIGINT and
+SIGTERM stop a run that would not end, every output is written, exit 130),
+Gdb (gdb-multiarch in batch mode against `--gdb` on both engines: attach,
+break at a label, registers by name, memory, stepi, watchpoints hit by a
+store and by a TSTORE, monitor commands, a fault stop, Ctrl-C, detach,
+kill). Every subprocess has a timeout; the stub listens on loopback only.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+PTOVP = None
+FIRMWARE = None
+ENGINES = ("functional", "systemc")
+
+# a0 counts up for ever: a run that only a signal or a limit ends.
+SPIN = """
+        .global _start
+_start: addi zero, 0, ->a0
+spin:   BSTART.STD DIRECT, spin
+        addi a0, 1, ->a0
+        BSTOP
+"""
+
+# Register writes, a store, a block, then a load that faults (outside memory).
+WRITES_THEN_FAULT = """
+        .global _start
+_start: addi zero, 5, ->a0
+        hl.liu 0x4000, ->s0
+        sdi a0, [s0, 0]
+        BSTART.STD FALL
+        addi a0, 2, ->a1
+        BSTOP
+        hl.liu 0x7ffffff0, ->s1
+        ldi [s1, 0], ->a2
+"""
+
+
+class DebugCase(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def ptovp(self, *args):
+        return subprocess.run([PTOVP, *args], capture_output=True, text=True, timeout=300)
+
+    def assemble_text(self, text, name):
+        source, image = self.path(name + ".s"), self.path(name + ".elf")
+        with open(source, "w") as f:
+            f.write(text)
+        result = self.ptovp("asm", source, "-o", image)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        return image
+
+    def assemble_firmware(self, name):
+        image = self.path(name + ".elf")
+        result = self.ptovp("asm", os.path.join(FIRMWARE, name, name + ".s"), "-o", image)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        return image
+
+    def lines(self, name):
+        with open(self.path(name)) as f:
+            return f.read().splitlines()
+
+
+# A store loop, a block, then a load that faults (outside memory).
+DEBUGGED = """
+        .global _start
+_start: addi zero, 3, ->a0
+        hl.liu 0x4000, ->s0
+        addi zero, 0, ->a1
+loop:   addi a1, 1, ->a1
+        sdi a1, [s0, 0]
+load:   ldi [s0, 0], ->a2
+        subi a0, 1, ->a0
+        BSTART.STD COND, loop
+cond:   setc.nei a0, 0, 0
+        BSTOP
+        hl.liu 0x7ffffff0, ->s1
+bad:    ldi [s1, 0], ->a2
+"""
+
+
+class InstructionTrace(DebugCase):
+    def test_one_line_per_attempt_matches_the_stats_on_both_engines(self):
+        for firmware in ("tile_copy", "s8_gemm_req8_relu_rowmax"):
+            image = self.assemble_firmware(firmware)
+            traces = {}
+            for engine in ENGINES:
+                stats = ["--stats", self.path("stats.json")] if engine == "systemc" else []
+                result = self.ptovp("run", image, "--engine", engine, "--quiet",
+                                    "--trace-insn", self.path(engine + ".trace"), *stats)
+                self.assertEqual(result.returncode, 0, result.stderr)
+                traces[engine] = self.lines(engine + ".trace")
+            with open(self.path("stats.json")) as f:
+                instructions = json.load(f)["instructions"]
+            self.assertEqual(len(traces["systemc"]), instructions, firmware)
+            self.assertEqual(len(traces["functional"]), instructions, firmware)
+            # Same attempts, PCs, bytes, text and writes; only the cycle column may differ.
+            strip = lambda line: line.split(" ", 2)[2]
+            self.assertEqual([strip(l) for l in traces["functional"]],
+                             [strip(l) for l in traces["systemc"]], firmware)
+            self.assertEqual([int(l.split()[0]) for l in traces["systemc"]],
+                             list(range(instructions)))
+            self.assertTrue(any("block start TileMemory" in l for l in traces["systemc"]), firmware)
+            self.assertTrue(traces["systemc"][-1].endswith("| EBREAK 0"), traces["systemc"][-1])
+
+    def test_register_and_memory_writes_and_block_events(self):
+        image = self.assemble_text(WRITES_THEN_FAULT, "writes")
+        for engine in ENGINES:
+            result = self.ptovp("run", image, "--engine", engine, "--quiet",
+                                "--trace-insn", self.path("t"))
+            self.assertEqual(result.returncode, 100, result.stderr)
+            lines = self.lines("t")
+            self.assertEqual(len(lines), 8, lines)
+            self.assertRegex(lines[0], r"^0 \d+ 0x00000000 [0-9a-f]{8} ADDI zero, 5, ->a0 \| a0=0x5$")
+            self.assertTrue(lines[1].endswith("| s0=0x4000"), lines[1])
+            self.assertTrue(lines[2].endswith("| [0x4000]8=0x5"), lines[2])
+            self.assertTrue(lines[3].endswith("| block start Standard FALL"), lines[3])
+            self.assertTrue(lines[4].endswith("| a1=0x7"), lines[4])
+            self.assertTrue(lines[5].endswith("| block commit"), lines[5])
+            self.assertRegex(lines[7], r"LDI s1, 0, ->a2 \| fault trap \d+ Fault_DataPage: ")
+
+    def test_ranges_by_attempt_and_by_pc(self):
+        image = self.assemble_text(SPIN, "spin")
+        result = self.ptovp("run", image, "--quiet", "--max-instructions", "40",
+                            "--trace-insn", self.path("n"), "--trace-insn-range", "10:13")
+        self.assertEqual(result.returncode, 101, result.stderr)
+        self.assertEqual([l.split()[0] for l in self.lines("n")], ["10", "11", "12"])
+        result = self.ptovp("run", image, "--quiet", "--max-instructions", "40",
+                            "--trace-insn", self.path("pc"), "--trace-insn-range", "pc=0x8:")
+        self.assertEqual(result.returncode, 101, result.stderr)
+        pcs = [l.split()[2] for l in self.lines("pc")]
+        self.assertEqual(len(pcs), 26)  # 2 of every 3 loop attempts after the first
+        self.assertTrue(all(int(pc, 16) >= 8 for pc in pcs), pcs)
+
+    def test_the_size_limit_ends_the_trace_with_a_note(self):
+        image = self.assemble_text(SPIN, "spin")
+        result = self.ptovp("run", image, "--quiet", "--max-instructions", "1000",
+                            "--trace-insn", self.path("t"), "--trace-insn-limit", "2000")
+        self.assertEqual(result.returncode, 101, result.stderr)
+        size = os.path.getsize(self.path("t"))
+        lines = self.lines("t")
+        self.assertEqual(lines[-1], "# --trace-insn-limit reached: the trace stops here")
+        self.assertLessEqual(size - len(lines[-1]) - 1, 2000)
+        self.assertGreater(len(lines), 20)
+
+    def test_a_bad_range_is_a_usage_error(self):
+        image = self.assemble_text(SPIN, "spin")
+        result = self.ptovp("run", image, "--trace-insn", self.path("t"),
+                            "--trace-insn-range", "pc=zz")
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("--trace-insn-range 'pc=zz'", result.stderr)
+
+
+class Interrupt(DebugCase):
+    def interrupt(self, engine, signum, *outputs):
+        image = self.assemble_text(SPIN, "spin")
+        process = subprocess.Popen([PTOVP, "run", image, "--engine", engine, "--max-instructions",
+                                    "0", *outputs], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True)
+        time.sleep(1.0)
+        process.send_signal(signum)
+        _, err = process.communicate(timeout=60)
+        return process.returncode, err
+
+    def test_sigint_and_sigterm_write_every_output_and_exit_130(self):
+        for engine in ENGINES:
+            for signum, name in ((signal.SIGINT, "SIGINT"), (signal.SIGTERM, "SIGTERM")):
+                outputs = ["--dump-state", self.path("state.json"), "--dump",
+                           f"0:64:{self.path('mem.bin')}", "--trace-insn", self.path("t"),
+                           "--trace-insn-range", "0:100"]
+                if engine == "systemc":
+                    outputs += ["--stats", self.path("stats.json"), "--trace",
+                                self.path("trace.json"), "--vcd", self.path("run.vcd")]
+                status, err = self.interrupt(engine, signum, *outputs)
+                self.assertEqual(status, 130, err)
+                found = re.search(rf"interrupted by {name} after (\d+) instructions, before pc 0x([0-9a-f]+)", err)
+                self.assertIsNotNone(found, err)
+                with open(self.path("state.json")) as f:
+                    state = json.load(f)
+                self.assertEqual(state["instructions"], int(found.group(1)))
+                self.assertEqual(int(state["pc"], 16), int(found.group(2), 16))
+                self.assertEqual(os.path.getsize(self.path("mem.bin")), 64)
+                self.assertEqual(len(self.lines("t")), 100)
+                if engine == "systemc":
+                    with open(self.path("stats.json")) as f:
+                        self.assertEqual(json.load(f)["instructions"], int(found.group(1)))
+                    self.assertGreater(os.path.getsize(self.path("run.vcd")), 0)
+                    with open(self.path("trace.json")) as f:
+                        self.assertIn("traceEvents", json.load(f))
+
+
+class Gdb(DebugCase):
+    """One batch gdb-multiarch session per test and engine."""
+
+    def setUp(self):
+        super().setUp()
+        if shutil.which("gdb-multiarch") is None:
+            self.skipTest("gdb-multiarch is not installed (scripts/setup.sh)")
+
+    def labels(self, image):
+        result = self.ptovp("dis", image)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        found, pending = {}, None
+        for line in result.stdout.splitlines():
+            if line.endswith(":") and not line.startswith(" "):
+                pending = line[:-1]
+            elif pending:
+                found[pending] = int(line.split(":")[0], 16)
+                pending = None
+        return found
+
+    def start(self, image, engine, *extra):
+        err = open(self.path("ptovp.err"), "w+")
+        process = subprocess.Popen([PTOVP, "run", image, "--engine", engine, "--gdb", "0", *extra],
+                                   stdout=subprocess.DEVNULL, stderr=err, text=True)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            err.seek(0)
+            found = re.search(r"listening on localhost:(\d+)", err.read())
+            if found:
+                return process, err, int(found.group(1))
+            time.sleep(0.05)
+        process.kill()
+        self.fail("the stub did not start")
+
+    def session(self, image, engine, commands, extra=("--gdb-wait",)):
+        process, err, port = self.start(image, engine, *extra)
+        args = ["gdb-multiarch", "-nx", "-batch", "-ex", f"target remote 127.0.0.1:{port}"]
+        for command in commands:
+            args += ["-ex", command]
+        try:
+            gdb = subprocess.run(args, capture_output=True, text=True, timeout=60)
+            status = process.wait(timeout=60)
+        finally:
+            if process.poll() is None:
+                process.kill()
+        err.seek(0)
+        return gdb.stdout + gdb.stderr, status, err.read()
+
+    def test_break_registers_memory_step_watch_monitor_fault_detach(self):
+        image = self.assemble_text(DEBUGGED, "debugged")
+        at = self.labels(image)
+        for engine in ENGINES:
+            out, status, err = self.session(image, engine, [
+                "info registers a0 pc",
+                f"break *{at['load']}", "continue", "info registers a1 s0", "x/gx 0x4000",
+                "stepi", "p/x $pc", "p/x $a2",
+                "delete", "watch *(long *)0x4000", "continue", "p/x $pc",
+                "delete", f"hbreak *{at['cond']}", "continue", "monitor block", "p/x $bstate",
+                "delete", "continue", "p/x $pc", "detach"])
+            self.assertRegex(out, r"a0\s+0x0\s")
+            self.assertRegex(out, r"pc\s+0x0\s")
+            self.assertIn(f"Breakpoint 1, 0x{at['load']:016x} in ?? ()", out)
+            self.assertRegex(out, r"a1\s+0x1\s")
+            self.assertRegex(out, r"s0\s+0x4000\s")
+            self.assertIn("0x4000:\t0x0000000000000001", out)
+            self.assertIn(f"$1 = 0x{at['load'] + 4:x}", out)  # LDI is 4 bytes
+            self.assertIn("$2 = 0x1", out)
+            # The store of the second iteration; the stop is after it.
+            self.assertIn("Old value = 1\nNew value = 2", out)
+            self.assertIn(f"$3 = 0x{at['load']:x}", out)
+            self.assertIn("block: active", out)
+            self.assertIn("$4 = 0x1", out)  # bstate: active, header not yet entered
+            self.assertIn("Fault_DataPage", out)
+            self.assertIn("Program received signal SIGSEGV", out)
+            self.assertIn(f"$5 = 0x{at['bad']:x}", out)
+            self.assertIn("[Inferior 1 (Remote target) detached]", out)
+            self.assertEqual(status, 100, err)
+            self.assertIn("trap 35: Fault_DataPage", err)
+
+    def test_a_tstore_hits_a_watchpoint_and_monitor_shows_tiles(self):
+        image = self.assemble_firmware("tile_copy")
+        for engine in ENGINES:
+            out, status, err = self.session(image, engine, [
+                "watch *(long *)0x2000", "continue", "x/2gx 0x2000", "delete",
+                "monitor tile T#1", "monitor tile S3", "monitor fabric", "monitor tile S9",
+                "kill"])
+            # PE0's output row 0 is 0, 1 (U32): the TSTORE block wrote it.
+            self.assertIn("Old value = 0\nNew value = 4294967296", out)
+            self.assertIn("0x2000:\t0x0000000100000000\t0x0000000300000002", out)
+            self.assertIn("T#1 (register 0): U32 RowMajor 8x8 (valid 8x8) 256 B", out)
+            self.assertIn("  [  1] 8 9 10 11 12 13 14 15", out)
+            self.assertIn("  [  2] 272 273 274 275 276 277 278 279", out)  # PE1's quarter of S3
+            self.assertIn("S3: U32 RowMajor 8x8 (valid 8x8) 256 B, initialized 1111 of "
+                          "allocation 1111: ready", out)
+            self.assertIn("S9: no descriptor", out)
+            self.assertIn("[Inferior 1 (Remote target) killed]", out)
+            self.assertEqual(status, 130, err)
+            self.assertIn("killed by the debugger", err)
+
+    def test_attach_to_a_running_program_interrupt_and_detach(self):
+        image = self.assemble_text(SPIN, "spin")
+        interrupt = ("python import threading; threading.Timer(1.0, lambda: "
+                     "gdb.post_event(lambda: gdb.execute('interrupt'))).start()")
+        for engine in ENGINES:
+            process, err, port = self.start(image, engine, "--max-instructions", "0")
+            time.sleep(0.5)
+            gdb = subprocess.run(
+                ["gdb-multiarch", "-nx", "-batch", "-ex", f"target remote 127.0.0.1:{port}",
+                 "-ex", "p $a0 > 0", "-ex", interrupt, "-ex", "continue", "-ex", "p $a0 > 1000",
+                 "-ex", "detach"], capture_output=True, text=True, timeout=60)
+            out = gdb.stdout + gdb.stderr
+            time.sleep(0.3)
+            self.assertIsNone(process.poll(), "the run goes on after the detach")
+            process.send_signal(signal.SIGINT)
+            status = process.wait(timeout=60)
+            err.seek(0)
+            self.assertIn("$1 = 1", out)
+            self.assertIn("Program received signal SIGINT", out)
+            self.assertIn("$2 = 1", out)
+            self.assertIn("[Inferior 1 (Remote target) detached]", out)
+            self.assertEqual(status, 130)
+            self.assertIn("interrupted by SIGINT", err.read())
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ptovp", required=True)
+    parser.add_argument("--firmware", required=True)
+    parser.add_argument("suite")
+    args = parser.parse_args()
+    global PTOVP, FIRMWARE
+    PTOVP, FIRMWARE = args.ptovp, args.firmware
+    suite = unittest.defaultTestLoader.loadTestsFromName(args.suite, sys.modules[__name__])
+    result = unittest.TextTestRunner(verbosity=2).run(suite)
+    sys.exit(0 if result.wasSuccessful() else 1)
+
+
+if __name__ == "__main__":
+    main()
