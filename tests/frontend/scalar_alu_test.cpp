@@ -163,7 +163,7 @@ TEST_F(ScalarAluTest, ConcatenateWordHalves) {
 // v = 0x123456789abcdef0; M is the width - 1 (imml), N the offset.
 TEST_F(ScalarAluTest, BitfieldForms) {
   const functional::RunResult result =
-      run("  hl.liu 0x9abcdef0, ->a0\n  hl.lui 0x12345678, ->a1\n  or a0, a1, 0, 3, ->a0\n"
+      run("  hl.liu 0x9abcdef0, ->a0\n  hl.lui 0x12345678, ->a1\n  or a0, a1, ->a0\n"
           "  addi zero, 5, ->a2\n  addi zero, 10, ->a3\n"
           "  bxu a0, 7, 8, ->s0\n"          // 0xde
           "  bxs a0, 7, 8, ->s1\n"          // sign-extended 0xde
@@ -218,12 +218,12 @@ TEST_F(ScalarAluTest, BitfieldForms) {
 TEST_F(ScalarAluTest, CompressedImplicitT) {
   const functional::RunResult result =
       run("  hl.lis -3, ->t\n"
-          "  c.cmp.eqi -3\n"  // t#1 = 1
-          "  c.cmp.nei -3\n"  // t#1 (1) != -3: 1
-          "  c.cmp.eqi 0\n"   // 1 == 0: 0
-          "  c.slli 4\n"      // 0 << 4 = 0
+          "  c.cmp.eqi t#1, -3, ->t\n"  // t#1 = 1
+          "  c.cmp.nei t#1, -3, ->t\n"  // t#1 (1) != -3: 1
+          "  c.cmp.eqi t#1, 0, ->t\n"   // 1 == 0: 0
+          "  c.slli t#1, 4, ->t\n"      // 0 << 4 = 0
           "  c.movi -1, ->t\n"
-          "  c.srli 28\n" +  // 0xfffffffff
+          "  c.srli t#1, 28, ->t\n" +  // 0xfffffffff
           std::string(kHalt));
   ASSERT_TRUE(result.halt);
   ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint) << result.halt->fault.describe();
@@ -234,8 +234,8 @@ TEST_F(ScalarAluTest, CompressedImplicitT) {
     EXPECT_EQ(t[2], 0u);
     EXPECT_EQ(t[3], 0u);
   }
-  const functional::RunResult second =
-      run("  hl.lis -3, ->t\n  c.cmp.eqi -3\n  c.cmp.nei 1\n" + std::string(kHalt));
+  const functional::RunResult second = run(
+      "  hl.lis -3, ->t\n  c.cmp.eqi t#1, -3, ->t\n  c.cmp.nei t#1, 1, ->t\n" + std::string(kHalt));
   ASSERT_TRUE(second.halt);
   EXPECT_EQ(model.state().queues[0][0].value[0], 0u);  // 1 != 1
   EXPECT_EQ(model.state().queues[0][0].value[1], 1u);  // -3 == -3
@@ -246,9 +246,9 @@ TEST_F(ScalarAluTest, LongImmediateStoresStoreSrcD) {
   const functional::RunResult result =
       run("  hl.liu 0x2000, ->a0\n  hl.lis -0x76543211, ->a1\n"
           "  hl.sbi a1, [a0, 0]\n"
-          "  hl.shi a1, [a0, 1]\n"       // scaled: 0x2002
-          "  hl.swi a1, [a0, 1]\n"       // 0x2004
-          "  hl.sdi a1, [a0, 1]\n"       // 0x2008
+          "  hl.shi a1, [a0, 2]\n"       // byte offset 2 (field 1)
+          "  hl.swi a1, [a0, 4]\n"       // 0x2004
+          "  hl.sdi a1, [a0, 8]\n"       // 0x2008
           "  hl.shi.u a1, [a0, 0x12]\n"  // unscaled: 0x2012
           "  hl.swi.u a1, [a0, 0x14]\n"
           "  hl.sdi.u a1, [a0, 0x18]\n" +
