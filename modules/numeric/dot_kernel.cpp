@@ -263,7 +263,6 @@ bool pack_panels(const OperandView& v, bool a_side, std::size_t padded_lines, st
       runs.emplace_back(c, 1);
     }
   }
-  const std::size_t bytes = info(v.type).storage_bits / 8u;
   // Short runs (CELL layouts, column-major views): one conversion of all the
   // storage the view spans, then every element moves by its offsets. A view
   // that spans much more storage than it holds (a slice) takes the paths below.
@@ -277,7 +276,7 @@ bool pack_panels(const OperandView& v, bool a_side, std::size_t padded_lines, st
       thread_local PooledVector<T> stage;
       thread_local std::vector<std::size_t> depth_offset;
       if (stage.size() < span) stage.resize(span);
-      widen(v.type, v.data + first * bytes, span, stage.data());
+      widen(v.type, v.data, first, span, stage.data());
       const std::vector<std::size_t>& lines = a_side ? v.row_offset : v.col_offset;
       const std::vector<std::size_t>& depths = a_side ? v.col_offset : v.row_offset;
       const std::size_t line_lo = a_side ? *row_lo : *col_lo;
@@ -350,7 +349,7 @@ bool pack_panels(const OperandView& v, bool a_side, std::size_t padded_lines, st
     with_reader(v.type, [&](auto read) {
       auto convert_run = [&](std::size_t r, std::size_t c0, std::size_t count, T* target) {
         const std::size_t source = v.row_offset[r] + v.col_offset[c0];
-        if (widen != nullptr) return widen(v.type, v.data + source * bytes, count, target);
+        if (widen != nullptr) return widen(v.type, v.data, source, count, target);
         for (std::size_t j = 0; j < count; ++j) {
           const std::uint32_t raw = read(v.data, source + j);
           target[j] = a_side ? value(r, c0 + j, raw) : value(c0 + j, r, raw);
@@ -455,13 +454,15 @@ LineScales<T> line_scales(const OperandView& scale, DataType lane_type, bool a_s
   const std::vector<std::size_t>& group_offset = a_side ? scale.col_offset : scale.row_offset;
   // Groups are 32 or 64 lanes: a shift, not a division, per scale.
   const unsigned group_shift = mx_scale_group(lane_type) == 64 ? 6 : 5;
+  // A group's runs are consecutive: its word is read once for all of them.
+  const std::size_t group_runs = std::size_t{1} << (group_shift - shift);
   with_reader(scale.type, [&](auto read) {
     for (std::size_t i = 0; i < lines; ++i) {
-      for (std::size_t r = 0; r < runs; ++r) {
-        const std::size_t first = r << shift;
+      for (std::size_t r0 = 0; r0 < runs; r0 += group_runs) {
         const std::uint32_t word =
-            read(scale.data, line_offset[i] + group_offset[first >> group_shift]);
-        out.values[i * out.line_stride + r * out.run_stride] = to_scale(word, first);
+            read(scale.data, line_offset[i] + group_offset[(r0 << shift) >> group_shift]);
+        for (std::size_t r = r0; r < std::min(runs, r0 + group_runs); ++r)
+          out.values[i * out.line_stride + r * out.run_stride] = to_scale(word, r << shift);
       }
     }
   });
@@ -474,10 +475,10 @@ std::size_t padded(bool a_side, std::size_t lines) {
   return (lines + unit - 1) / unit * unit;
 }
 
-// 8-bit floating lanes, widened through their table.
-bool is_byte_lane(DataType t) {
+bool is_table_lane(DataType t) {
   return t == DataType::HiF8 || t == DataType::E4M3 || t == DataType::E5M2 || t == DataType::E3M2 ||
-         t == DataType::E2M3;
+         t == DataType::E2M3 || t == DataType::HiF4X2 || t == DataType::E2M1X2 ||
+         t == DataType::E1M2X2;
 }
 
 // Multiplies widened panels by their lanes' scales (the same one rounding as
@@ -517,7 +518,7 @@ void pack_float_side(const OperandView& v, const std::optional<OperandView>& sca
   with_float_converter(v.type, [&](auto convert) {
     if (!scale) {
       const bool widens = v.type == DataType::FP32 || v.type == DataType::FP16 ||
-                          v.type == DataType::BF16 || is_byte_lane(v.type);
+                          v.type == DataType::BF16 || is_table_lane(v.type);
       pack_panels<float>(
           v, a_side, padded(a_side, lines), k, out,
           [&](std::size_t, std::size_t, std::uint32_t raw) { return convert(raw); },
@@ -526,19 +527,29 @@ void pack_float_side(const OperandView& v, const std::optional<OperandView>& sca
       return;
     }
     const float* e8m0 = dot_detail::lane_table(DataType::E8M0);  // 0xFF is NaN
-    const LineScales<float> scales =
-        line_scales<float>(*scale, v.type, a_side, lines, k, v.type == DataType::HiF4X2 ? 2 : 5,
-                           [&](std::uint64_t word, std::size_t first) {
-                             if (v.type != DataType::HiF4X2) return e8m0[word];
-                             return static_cast<float>(to_double(scale_value(v.type, word, first)));
-                           });
+    // A HiF4 word's E6M2 base is decoded once for its 16 runs of lanes; each
+    // run multiplies it by its power of two, exactly (bases are at most
+    // 1.75 * 2^15, a NaN base stays NaN).
+    std::uint64_t base_word = ~std::uint64_t{0};
+    float base = 0;
+    const LineScales<float> scales = line_scales<float>(
+        *scale, v.type, a_side, lines, k, v.type == DataType::HiF4X2 ? 2 : 5,
+        [&](std::uint64_t word, std::size_t first) {
+          if (v.type != DataType::HiF4X2) return e8m0[word];
+          if (word != base_word) {
+            base_word = word;
+            base = static_cast<float>(to_double(hif4_scale(word & 0xFF, 0)));
+          }
+          const auto w = static_cast<std::uint32_t>(word);
+          return base * static_cast<float>(1u << hif4_scale_increment(w, first % 64));
+        });
     // One FP32 multiply: the exact product rounded once, RNE.
     const bool widened = pack_panels<float>(
         v, a_side, padded(a_side, lines), k, out,
         [&](std::size_t i, std::size_t kk, std::uint32_t raw) {
           return convert(raw) * scales.at(i, kk);
         },
-        simd && is_byte_lane(v.type) ? dot_detail::widen_avx2 : nullptr,
+        simd && is_table_lane(v.type) ? dot_detail::widen_avx2 : nullptr,
         simd ? transpose8(sizeof(float)) : nullptr);
     if (widened) apply_scales(out, a_side, lines, k, scales);
   });
@@ -576,6 +587,63 @@ void pack_wrap_side(const OperandView& v, const std::optional<OperandView>& scal
                              [&](std::size_t i, std::size_t kk, std::uint32_t raw) {
                                return convert(raw) * scales.at(i, kk);
                              });
+}
+
+// C's 32-bit words into D (row-major M x N). An 8 x 8 block whose rows are
+// consecutive in storage and whose columns are equally spaced (C in CUBE_M32:
+// each CELL one column of 32 rows) moves as one transpose, a block whose
+// columns are consecutive (row-major C) row by row, anything else element by
+// element.
+void load_accumulator(const OperandView& c, std::size_t m, std::size_t n, std::uint32_t* d) {
+  const Transpose8 transpose = transpose8(sizeof(std::uint32_t));
+  const auto at = [&](std::size_t r, std::size_t col) {
+    return c.data + sizeof(std::uint32_t) * (c.row_offset[r] + c.col_offset[col]);
+  };
+  auto spaced = [](const std::vector<std::size_t>& offsets, std::size_t first, std::size_t step) {
+    for (std::size_t j = 1; j < 8; ++j) {
+      if (offsets[first + j] != offsets[first] + j * step) return false;
+    }
+    return true;
+  };
+  for (std::size_t m0 = 0; m0 < m; m0 += 8) {
+    for (std::size_t n0 = 0; n0 < n; n0 += 8) {
+      if (m0 + 8 <= m && n0 + 8 <= n) {
+        const std::size_t stride = c.col_offset[n0 + 1] - c.col_offset[n0];
+        if (c.col_offset[n0 + 1] > c.col_offset[n0] && stride >= 8 && spaced(c.row_offset, m0, 1) &&
+            spaced(c.col_offset, n0, stride)) {
+          transpose(at(m0, n0), stride * sizeof(std::uint32_t),
+                    reinterpret_cast<std::uint8_t*>(d + m0 * n + n0), n * sizeof(std::uint32_t));
+          continue;
+        }
+        if (spaced(c.col_offset, n0, 1)) {
+          for (std::size_t r = m0; r < m0 + 8; ++r)
+            std::memcpy(d + r * n + n0, at(r, n0), 8 * sizeof(std::uint32_t));
+          continue;
+        }
+      }
+      for (std::size_t r = m0; r < std::min(m, m0 + 8); ++r) {
+        for (std::size_t col = n0; col < std::min(n, n0 + 8); ++col)
+          std::memcpy(d + r * n + col, at(r, col), sizeof(std::uint32_t));
+      }
+    }
+  }
+}
+
+// Integer lanes whose values all fit 16 signed bits: the AVX2 back end
+// multiplies them with vpmaddwd (hardware profile; pto-v0 keeps its carriers).
+bool int16_lane(DataType t) {
+  return t == DataType::S8 || t == DataType::U8 || t == DataType::S16 || t == DataType::S4X2 ||
+         t == DataType::U4X2;
+}
+
+void pack_int16_side(const OperandView& v, bool a_side, std::size_t lines, std::size_t k,
+                     PooledVector<std::int16_t>& out) {
+  pack_panels<std::int16_t>(
+      v, a_side, padded(a_side, lines), k, out,
+      [&](std::size_t, std::size_t, std::uint32_t raw) {
+        return static_cast<std::int16_t>(integer_word(v.type, raw));
+      },
+      dot_detail::widen_int16_avx2, transpose8(sizeof(std::int16_t)));
 }
 
 template <typename T>
@@ -759,7 +827,9 @@ std::uint8_t dot(const DotOperands& ops, std::uint32_t* d, DotBackend backend) {
   const FloatEnvironment environment;
   std::uint8_t flags = 0;
   // Without C every initial word is +0 and the tiles start from zero.
-  if (ops.c) {
+  if (ops.c && !ops.c_scale) {
+    load_accumulator(*ops.c, s.m, s.n, d);
+  } else if (ops.c) {
     for (std::size_t m = 0; m < s.m; ++m) {
       for (std::size_t n = 0; n < s.n; ++n)
         d[m * s.n + n] = initial_word(ops, m, n, flags);
@@ -779,6 +849,14 @@ std::uint8_t dot(const DotOperands& ops, std::uint32_t* d, DotBackend backend) {
     } else {
       dot_detail::run_tiles<float, dot_detail::FloatArithmetic>(p);
     }
+  } else if (simd && ops.profile == NumericProfile::Hardware && int16_lane(ops.a.type) &&
+             int16_lane(ops.b.type)) {
+    thread_local PooledVector<std::int16_t> a, b;
+    pack_int16_side(ops.a, true, s.m, s.k, a);
+    pack_int16_side(ops.b, false, s.n, s.k, b);
+    const std::vector<std::uint32_t> bias = bias_panel<std::uint32_t>(ops, s.n);
+    dot_detail::int16_tiles_avx2(
+        {a.data(), b.data(), ops.bias ? bias.data() : nullptr, d, s.m, s.n, s.k, !ops.c});
   } else {
     thread_local PooledVector<std::uint32_t> a, b;
     pack_wrap_side(ops.a, ops.a_scale, true, ops.profile, s.m, s.k, a);

@@ -43,37 +43,154 @@ void float_tile_6x16(const float* a, std::size_t lda, const float* b, std::size_
   }
 }
 
-}  // namespace
+// One 6x16 tile of 16-bit integer lanes: vpmaddwd multiplies the lanes of
+// two consecutive K terms and adds both products into one 32-bit lane. Every
+// sum wraps modulo 2^32 (the S32/U32 accumulators; even vpmaddwd's one
+// overflow, (-2^15)^2 twice, wraps to 2^31 mod 2^32), so the grouping of the
+// terms does not change a bit. B's rows k and k+1 interleave by unpacking,
+// which orders the accumulator lanes as columns 0-3 | 8-11 and 4-7 | 12-15.
+void int16_tile_6x16(const std::int16_t* a, std::size_t lda, const std::int16_t* b, std::size_t k,
+                     std::uint32_t* c, std::size_t ldc, const std::uint32_t* bias, bool zero_init) {
+  __m256i acc[kMR][2];
+#pragma GCC unroll 6
+  for (std::size_t i = 0; i < kMR; ++i) {
+    if (zero_init) {
+      acc[i][0] = acc[i][1] = _mm256_setzero_si256();
+      continue;
+    }
+    const __m256i low = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c + i * ldc));
+    const __m256i high = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c + i * ldc + 8));
+    acc[i][0] = _mm256_permute2x128_si256(low, high, 0x20);
+    acc[i][1] = _mm256_permute2x128_si256(low, high, 0x31);
+  }
+  std::size_t kk = 0;
+  for (; kk + 2 <= k; kk += 2, b += 2 * kNR) {
+    const __m256i r0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
+    const __m256i r1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + kNR));
+    const __m256i b0 = _mm256_unpacklo_epi16(r0, r1);
+    const __m256i b1 = _mm256_unpackhi_epi16(r0, r1);
+#pragma GCC unroll 6
+    for (std::size_t i = 0; i < kMR; ++i) {
+      std::int32_t pair;
+      std::memcpy(&pair, a + i * lda + kk, sizeof pair);
+      const __m256i ai = _mm256_set1_epi32(pair);
+      acc[i][0] = _mm256_add_epi32(acc[i][0], _mm256_madd_epi16(ai, b0));
+      acc[i][1] = _mm256_add_epi32(acc[i][1], _mm256_madd_epi16(ai, b1));
+    }
+  }
+  if (kk < k) {  // odd K: the last term pairs with zeros
+    const __m256i r0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
+    const __m256i b0 = _mm256_unpacklo_epi16(r0, _mm256_setzero_si256());
+    const __m256i b1 = _mm256_unpackhi_epi16(r0, _mm256_setzero_si256());
+#pragma GCC unroll 6
+    for (std::size_t i = 0; i < kMR; ++i) {
+      const __m256i ai = _mm256_set1_epi32(static_cast<std::uint16_t>(a[i * lda + kk]));
+      acc[i][0] = _mm256_add_epi32(acc[i][0], _mm256_madd_epi16(ai, b0));
+      acc[i][1] = _mm256_add_epi32(acc[i][1], _mm256_madd_epi16(ai, b1));
+    }
+  }
+  for (std::size_t h = 0; h < 2; ++h) {
+    const __m256i add = bias != nullptr
+                            ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias + 8 * h))
+                            : _mm256_setzero_si256();
+#pragma GCC unroll 6
+    for (std::size_t i = 0; i < kMR; ++i) {
+      const __m256i v = _mm256_permute2x128_si256(acc[i][0], acc[i][1], h == 0 ? 0x20 : 0x31);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + i * ldc + 8 * h),
+                          _mm256_add_epi32(v, add));
+    }
+  }
+}
 
-void float_tiles_avx2(const Panels<float>& p) {
-  float edge[kMR * kNR];
+// Runs every 6x16 tile of D through `tile` (a, lda, b, k, c, ldc, bias,
+// zero_init); a partial tile runs on a zero-padded copy of its words and
+// keeps the valid part.
+template <typename T, typename Acc, typename Tile>
+void run_avx2_tiles(const Panels<T, Acc>& p, Tile tile) {
+  Acc edge[kMR * kNR];
   for (std::size_t n0 = 0; n0 < p.n; n0 += kNR) {
     const std::size_t cols = p.n - n0 < kNR ? p.n - n0 : kNR;
-    const float* bias = p.bias != nullptr ? p.bias + n0 : nullptr;
+    const Acc* bias = p.bias != nullptr ? p.bias + n0 : nullptr;
     for (std::size_t m0 = 0; m0 < p.m; m0 += kMR) {
       const std::size_t rows = p.m - m0 < kMR ? p.m - m0 : kMR;
+      std::uint32_t* words = p.d + m0 * p.n + n0;
       if (rows == kMR && cols == kNR) {
         // The vector loads and stores may alias the 32-bit words of D.
-        float_tile_6x16(p.a + m0 * p.k, p.k, p.b + n0 * p.k, p.k,
-                        reinterpret_cast<float*>(p.d + m0 * p.n + n0), p.n, bias, p.zero_init);
+        tile(p.a + m0 * p.k, p.k, p.b + n0 * p.k, p.k, reinterpret_cast<Acc*>(words), p.n, bias,
+             p.zero_init);
         continue;
       }
-      // Partial tile: run it on a zero-padded copy and keep the valid part
-      // (memcpy: D is stored as 32-bit words).
-      std::uint32_t* words = p.d + m0 * p.n + n0;
       std::memset(edge, 0, sizeof edge);
       for (std::size_t i = 0; i < (p.zero_init ? 0 : rows); ++i) {
-        std::memcpy(edge + i * kNR, words + i * p.n, cols * sizeof(float));
+        std::memcpy(edge + i * kNR, words + i * p.n, cols * sizeof(Acc));
       }
-      float_tile_6x16(p.a + m0 * p.k, p.k, p.b + n0 * p.k, p.k, edge, kNR, bias, false);
+      tile(p.a + m0 * p.k, p.k, p.b + n0 * p.k, p.k, edge, kNR, bias, false);
       for (std::size_t i = 0; i < rows; ++i) {
-        std::memcpy(words + i * p.n, edge + i * kNR, cols * sizeof(float));
+        std::memcpy(words + i * p.n, edge + i * kNR, cols * sizeof(Acc));
       }
     }
   }
 }
 
-void widen_avx2(DataType type, const std::uint8_t* raw, std::size_t count, float* out) {
+}  // namespace
+
+void float_tiles_avx2(const Panels<float>& p) {
+  run_avx2_tiles(p, float_tile_6x16);
+}
+
+void int16_tiles_avx2(const Panels<std::int16_t, std::uint32_t>& p) {
+  run_avx2_tiles(p, int16_tile_6x16);
+}
+
+void widen_int16_avx2(DataType type, const std::uint8_t* data, std::size_t first, std::size_t count,
+                      std::int16_t* out) {
+  std::size_t i = 0;
+  if (type == DataType::S16) {
+    std::memcpy(out, data + 2 * first, count * sizeof(std::int16_t));
+  } else if (type == DataType::S8 || type == DataType::U8) {
+    const std::uint8_t* raw = data + first;
+    for (; i + 16 <= count; i += 16) {
+      const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(raw + i));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), type == DataType::S8
+                                                                   ? _mm256_cvtepi8_epi16(bytes)
+                                                                   : _mm256_cvtepu8_epi16(bytes));
+    }
+    for (; i < count; ++i)
+      out[i] = type == DataType::S8 ? static_cast<std::int8_t>(raw[i]) : raw[i];
+  } else {
+    // S4X2 / U4X2: lane j is nibble j % 2 of byte j / 2; S4 sign-extends.
+    const int shift = type == DataType::S4X2 ? 12 : 0;
+    auto lane = [&](std::size_t j) {
+      const auto nibble = static_cast<std::int16_t>((data[j / 2] >> (4 * (j % 2))) & 0xF);
+      return static_cast<std::int16_t>(static_cast<std::int16_t>(nibble << shift) >> shift);
+    };
+    if (first % 2 != 0 && count > 0) out[i++] = lane(first);
+    const std::uint8_t* raw = data + (first + i) / 2;
+    const __m256i mask = _mm256_set1_epi16(0xF);
+    for (; i + 32 <= count; i += 32, raw += 16) {
+      const __m256i words =
+          _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(raw)));
+      __m256i low = _mm256_and_si256(words, mask);
+      __m256i high = _mm256_srli_epi16(words, 4);
+      if (shift != 0) {
+        low = _mm256_srai_epi16(_mm256_slli_epi16(low, 12), 12);
+        high = _mm256_srai_epi16(_mm256_slli_epi16(high, 12), 12);
+      }
+      const __m256i even = _mm256_unpacklo_epi16(low, high);  // bytes 0-3 | 8-11
+      const __m256i odd = _mm256_unpackhi_epi16(low, high);   // bytes 4-7 | 12-15
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
+                          _mm256_permute2x128_si256(even, odd, 0x20));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i + 16),
+                          _mm256_permute2x128_si256(even, odd, 0x31));
+    }
+    for (; i < count; ++i)
+      out[i] = lane(first + i);
+  }
+}
+
+void widen_avx2(DataType type, const std::uint8_t* data, std::size_t first, std::size_t count,
+                float* out) {
+  const std::uint8_t* raw = data + first * (info(type).storage_bits / 8u);
   std::size_t i = 0;
   if (type == DataType::FP16) {
     for (; i + 8 <= count; i += 8) {
@@ -99,6 +216,26 @@ void widen_avx2(DataType type, const std::uint8_t* raw, std::size_t count, float
     }
   } else if (type == DataType::FP32) {
     std::memcpy(out, raw, count * sizeof(float));
+  } else if (info(type).lanes == 2) {
+    // 4-bit lanes: lane j is nibble j % 2 of byte j / 2. Four bytes make
+    // eight 32-bit indices (each byte twice, shifted by 0 and 4), gathered
+    // from the table.
+    const float* table = lane_table(type);
+    auto lane = [&](std::size_t j) { return table[(data[j / 2] >> (4 * (j % 2))) & 0xF]; };
+    if (first % 2 != 0 && count > 0) out[i++] = lane(first);
+    const std::uint8_t* bytes = data + (first + i) / 2;
+    const __m256i shifts = _mm256_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4);
+    const __m256i mask = _mm256_set1_epi32(0xF);
+    for (; i + 8 <= count; i += 8, bytes += 4) {
+      std::int32_t four;
+      std::memcpy(&four, bytes, sizeof four);
+      const __m128i doubled = _mm_unpacklo_epi8(_mm_cvtsi32_si128(four), _mm_cvtsi32_si128(four));
+      const __m256i index =
+          _mm256_and_si256(_mm256_srlv_epi32(_mm256_cvtepu8_epi32(doubled), shifts), mask);
+      _mm256_storeu_ps(out + i, _mm256_i32gather_ps(table, index, 4));
+    }
+    for (; i < count; ++i)
+      out[i] = lane(first + i);
   } else {
     const float* table = lane_table(type);
     for (; i + 8 <= count; i += 8) {

@@ -23,12 +23,13 @@ inline constexpr std::uint32_t kCanonicalNaN = 0x7FC00000;
 // ((n / kNR) * K + k) * kNR + n % kNR. Padding is zero.
 // `d` holds the initial accumulator words on entry (unless `zero_init`: then
 // every one is +0 and d is not read) and the results on exit;
-// `bias` (padded to whole panels) is nullptr when absent.
-template <typename T>
+// `bias` (padded to whole panels) is nullptr when absent. Lanes are T, the
+// accumulator and bias words Acc (T, or 32-bit words for 16-bit integer lanes).
+template <typename T, typename Acc = T>
 struct Panels {
   const T* a = nullptr;
   const T* b = nullptr;
-  const T* bias = nullptr;
+  const Acc* bias = nullptr;
   std::uint32_t* d = nullptr;
   std::size_t m = 0, n = 0, k = 0;
   bool zero_init = false;
@@ -109,16 +110,26 @@ void run_tiles(const Panels<T>& p) {
 
 }  // namespace
 
-// Converts `count` contiguous little-endian raw elements of `type` to T.
+// Converts the `count` contiguous raw elements of `type` that start at element
+// `first` of `data` (little-endian; two lanes a byte, the even one low, for
+// the 4-bit types) to T.
 template <typename T>
-using Widener = void (*)(DataType type, const std::uint8_t* raw, std::size_t count, T* out);
+using Widener = void (*)(DataType type, const std::uint8_t* data, std::size_t first,
+                         std::size_t count, T* out);
 
 // The AVX2+FMA+F16C back end (dot_kernel_avx2.cpp); callers check the CPU.
 void float_tiles_avx2(const Panels<float>& panels);
 void wrap_tiles_avx2(const Panels<std::uint32_t>& panels);
+// Integer lanes whose values fit 16 signed bits (S8, U8, S16, S4X2, U4X2),
+// 32-bit accumulators wrapping modulo 2^32.
+void int16_tiles_avx2(const Panels<std::int16_t, std::uint32_t>& panels);
 // Exact FP16 (F16C), BF16 or FP32 to FP32, and 8-bit floating lanes through
 // lane_table (gathers).
-void widen_avx2(DataType type, const std::uint8_t* raw, std::size_t count, float* out);
+void widen_avx2(DataType type, const std::uint8_t* data, std::size_t first, std::size_t count,
+                float* out);
+// The integer values of S8, U8, S16, S4X2 and U4X2 lanes.
+void widen_int16_avx2(DataType type, const std::uint8_t* data, std::size_t first, std::size_t count,
+                      std::int16_t* out);
 
 // The exact FP32 value of every raw code of each type of at most 8 bits
 // (dot_kernel.cpp, from the codec); invalid encodings are NaN.

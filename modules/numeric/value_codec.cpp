@@ -228,8 +228,7 @@ DecodedValue hif4_scale(std::uint32_t word, unsigned q) {
   if (q > 63) throw IllegalFieldValue("HiF4 scale lane", q, "lane index must be 0..63");
   DecodedValue scale = decode_e6m2(static_cast<std::uint8_t>(word & 0xFF));
   if (!scale.is_finite()) return scale;
-  scale.exponent +=
-      static_cast<int>((word >> (8 + q / 8)) & 1) + static_cast<int>((word >> (16 + q / 4)) & 1);
+  scale.exponent += static_cast<int>(hif4_scale_increment(word, q));
   return scale;
 }
 

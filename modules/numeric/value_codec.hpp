@@ -51,6 +51,10 @@ DecodedValue decode_e6m2(std::uint8_t raw);   // HiF4 scale-word base (bias 48, 
 // 0.58.5 HiF4X2 group-64 U32 scale word: the scale of logical lane q (0..63)
 // is E6M2(bits 7:0) * 2^(bit[8 + q/8] + bit[16 + q/4]). A base of 0xFF is NaN.
 DecodedValue hif4_scale(std::uint32_t word, unsigned q);
+// The exponent increment of lane q: bit[8 + q/8] + bit[16 + q/4].
+inline unsigned hif4_scale_increment(std::uint32_t word, unsigned q) {
+  return ((word >> (8 + q / 8)) & 1) + ((word >> (16 + q / 4)) & 1);
+}
 
 // The value as a host double when it is finite and fits (every tile type but
 // FP64 extremes and S64/U64 beyond 2^53); used by the fast kernels' tables.

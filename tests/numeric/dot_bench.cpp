@@ -153,6 +153,10 @@ BENCHMARK_CAPTURE(BM_Dot, MxE4M3, NumericProfile::Hardware, DataType::E4M3, Data
 BENCHMARK_CAPTURE(BM_Dot, MxHiF4X2, NumericProfile::Hardware, DataType::HiF4X2, DataType::HiF4X2,
                   true);
 BENCHMARK_CAPTURE(BM_Dot, S8, NumericProfile::Hardware, DataType::S8, DataType::S8, false);
+BENCHMARK_CAPTURE(BM_Dot, U8, NumericProfile::Hardware, DataType::U8, DataType::U8, false);
+BENCHMARK_CAPTURE(BM_Dot, S16, NumericProfile::Hardware, DataType::S16, DataType::S16, false);
+BENCHMARK_CAPTURE(BM_Dot, S4X2, NumericProfile::Hardware, DataType::S4X2, DataType::S4X2, false);
+BENCHMARK_CAPTURE(BM_Dot, U4X2, NumericProfile::Hardware, DataType::U4X2, DataType::U4X2, false);
 BENCHMARK_CAPTURE(BM_Dot, PtoV0FP32, NumericProfile::PtoV0, DataType::FP32, DataType::FP32, false);
 
 }  // namespace

@@ -79,7 +79,9 @@ TEST(DotPaths, RandomOperandsAtTileEdges) {
       {DataType::BF16, DataType::BF16, false},  {DataType::HiF8, DataType::E5M2, false},
       {DataType::E4M3, DataType::E4M3, true},   {DataType::HiF4X2, DataType::E2M1X2, true},
       {DataType::BF16, DataType::HiF4X2, true}, {DataType::S8, DataType::S4X2, false},
-      {DataType::U16, DataType::U8, false}};
+      {DataType::U16, DataType::U8, false},     {DataType::S8, DataType::S8, false},
+      {DataType::U8, DataType::U8, false},      {DataType::S16, DataType::S16, false},
+      {DataType::U4X2, DataType::U4X2, false},  {DataType::S4X2, DataType::S16, false}};
   const std::size_t sizes[][3] = {{1, 1, 1},    {6, 16, 1},   {7, 17, 31},
                                   {12, 32, 64}, {13, 35, 97}, {1, 47, 129}};
   std::mt19937_64 rng(11);
@@ -95,6 +97,28 @@ TEST(DotPaths, RandomOperandsAtTileEdges) {
         }
       }
     }
+  }
+}
+
+// The 16-bit integer kernel adds two products per vpmaddwd: (-2^15)^2 twice
+// is 2^31, which must wrap like every S32 sum. K odd and even, with C and bias.
+TEST(DotPaths, SixteenBitExtremesWrapModulo2To32) {
+  for (std::size_t k :
+       {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{64}, std::size_t{67}}) {
+    Problem p;
+    p.profile = NumericProfile::Hardware;
+    p.a = Matrix{DataType::S16, 7, k, std::vector<std::uint64_t>(7 * k, 0x8000)};
+    p.b = Matrix{DataType::S16, k, 17, std::vector<std::uint64_t>(k * 17, 0x8000)};
+    p.c = Matrix{DataType::S32, 7, 17, std::vector<std::uint64_t>(7 * 17, 0x7FFFFFFF)};
+    p.bias = Matrix{DataType::S32, 1, 17, std::vector<std::uint64_t>(17, 0x80000001)};
+    const Built built(p);
+    std::vector<std::uint32_t> got(7 * 17);
+    dot(built.ops, got.data());
+    // C + k * 2^30 + bias, mod 2^32.
+    const auto want = static_cast<std::uint32_t>(0x7FFFFFFFu + k * 0x40000000u + 0x80000001u);
+    for (std::uint32_t word : got)
+      ASSERT_EQ(word, want) << "K = " << k;
+    expect_paths_agree(p, "S16 extremes K = " + std::to_string(k));
   }
 }
 
