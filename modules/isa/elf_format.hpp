@@ -9,8 +9,8 @@ inline constexpr std::uint8_t kMagic[4] = {0x7F, 'E', 'L', 'F'};
 inline constexpr std::uint8_t kClass64 = 2;
 inline constexpr std::uint8_t kDataLittleEndian = 1;
 inline constexpr std::uint16_t kTypeExecutable = 2;
-// PTO has no assigned e_machine; images use EM_NONE (docs/spec-choices.md).
-inline constexpr std::uint16_t kMachine = 0;
+// EM_LINXISA, the machine of the LinxISA toolchain's images (docs/toolchain.md).
+inline constexpr std::uint16_t kMachine = 233;
 inline constexpr std::size_t kHeaderSize = 64;
 inline constexpr std::size_t kProgramHeaderSize = 56;
 inline constexpr std::size_t kSectionHeaderSize = 64;

@@ -116,9 +116,11 @@ ProgramImage parse_elf(const ImageBytes& in, std::uint64_t file_size) {
   if (in.read(5, 1, "e_ident data") != elf::kDataLittleEndian) {
     throw ImageError(in.name() + ": not a little-endian ELF file");
   }
-  if (in.read(18, 2, "e_machine") != elf::kMachine) {
-    throw ImageError(fmt::format("{}: e_machine {} is not a PTO image (expected {})", in.name(),
-                                 in.read(18, 2, "e_machine"), elf::kMachine));
+  if (const auto machine = in.read(18, 2, "e_machine"); machine != elf::kMachine) {
+    throw ImageError(fmt::format(
+        "{}: e_machine {} is not a PTO/LinxISA image (expected {}, EM_LINXISA){}", in.name(),
+        machine, elf::kMachine,
+        machine == 0 ? "; images from ptovp before 0.58.5 support used 0: reassemble them" : ""));
   }
   ProgramImage image;
   ByteBudget budget(in, file_size);

@@ -146,8 +146,9 @@ class ElfBuilder {
   explicit ElfBuilder(std::size_t size) : bytes_(size, 0) {
     const unsigned char ident[] = {0x7F, 'E', 'L', 'F', 2, 1, 1};
     std::copy(std::begin(ident), std::end(ident), bytes_.begin());
-    put(16, 2, 2);   // e_type EXEC
-    put(52, 2, 64);  // e_ehsize
+    put(16, 2, 2);    // e_type EXEC
+    put(18, 2, 233);  // e_machine EM_LINXISA
+    put(52, 2, 64);   // e_ehsize
   }
   void put(std::size_t at, unsigned size, std::uint64_t value) {
     for (unsigned i = 0; i < size; ++i)

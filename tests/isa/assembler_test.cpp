@@ -244,6 +244,19 @@ TEST(Images, TruncatedAndForeignFilesAreRejected) {
   std::vector<std::uint8_t> elf32 = write_elf(r.image);
   elf32[4] = 1;
   EXPECT_THROW(parse_program_image(elf32, "32.elf"), ImageError);
+  // EM_LINXISA (233) is written and read; any other machine is refused by name.
+  std::vector<std::uint8_t> foreign = write_elf(r.image);
+  EXPECT_EQ(foreign[18] | foreign[19] << 8, 233);
+  foreign[18] = 62;  // EM_X86_64
+  foreign[19] = 0;
+  try {
+    parse_program_image(foreign, "x86.elf");
+    ADD_FAILURE() << "an x86-64 image was accepted";
+  } catch (const ImageError& e) {
+    EXPECT_NE(std::string(e.what()).find("e_machine 62 is not a PTO/LinxISA image (expected 233"),
+              std::string::npos)
+        << e.what();
+  }
   // A raw image ending inside a 32-bit instruction.
   const ProgramImage raw = parse_program_image({0x00, 0x00, 0x01, 0x00, 0x01}, "raw.bin");
   const auto listing = disassemble(raw, Decoder::for_release());
