@@ -151,6 +151,74 @@ TEST(CubeLayout, CapacityAndRowLimitsFault) {
   EXPECT_FALSE(make_cube_tile(1024, 4, 4, DataType::FP64, Layout::CubeM32));
 }
 
+// TSize and capacity at their ends: SizeCode 1..12 is 128 B..256 KiB, a
+// capacity is a multiple of the 128-byte CELL up to the limit inclusive.
+TEST(TileCapacity, SizeCodesAndCapacitiesAtTheirEnds) {
+  EXPECT_EQ(size_code_bytes(0), 0u);
+  EXPECT_EQ(size_code_bytes(1), 128u);
+  EXPECT_EQ(size_code_bytes(12), 262144u);
+  EXPECT_EQ(size_code_bytes(13), 0u);
+  EXPECT_FALSE(capacity_legal(0, 1024));
+  EXPECT_FALSE(capacity_legal(127, 1024));
+  EXPECT_TRUE(capacity_legal(128, 1024));
+  EXPECT_FALSE(capacity_legal(192, 1024));
+  EXPECT_TRUE(capacity_legal(1024, 1024));
+  EXPECT_FALSE(capacity_legal(1152, 1024));
+  EXPECT_EQ(dense_row_stride(3, DataType::U4X2), 2u);  // a half byte rounds up
+  EXPECT_EQ(dense_row_stride(4, DataType::U4X2), 2u);
+  EXPECT_EQ(dense_row_stride(5, DataType::FP32), 20u);
+  EXPECT_EQ(dense_row_stride(1, DataType::FP64), 8u);
+}
+
+// An ordinary tile has 1..65535 rows and a valid region inside it, both ends
+// included.
+TEST(OrdinaryLayout, RowCountAndValidRegionAtTheirEnds) {
+  auto ordinary = [](std::uint32_t capacity, std::uint32_t columns, std::uint32_t valid_rows,
+                     std::uint32_t valid_columns, DataType type) {
+    return make_ordinary_tile(capacity, columns, valid_rows, valid_columns, type, Layout::RowMajor,
+                              Location::Any, kMaxSharedCapacity);
+  };
+  // 256 KiB of U4X2: 8 columns make 65536 rows (one too many), 16 make 32768.
+  EXPECT_FALSE(ordinary(262144, 8, 1, 1, DataType::U4X2));
+  auto tall = ordinary(262144, 16, 32768, 16, DataType::U4X2);
+  ASSERT_TRUE(tall);
+  EXPECT_EQ(tall->rows, 32768u);
+  // 128 B of FP64 in 16 columns is exactly one row.
+  auto one_row = ordinary(128, 16, 1, 16, DataType::FP64);
+  ASSERT_TRUE(one_row);
+  EXPECT_EQ(one_row->rows, 1u);
+  EXPECT_FALSE(ordinary(128, 32, 1, 1, DataType::FP64));  // zero rows
+  // 512 B of FP32 in 16 columns: 8 rows.
+  EXPECT_TRUE(ordinary(512, 16, 8, 16, DataType::FP32));
+  EXPECT_FALSE(ordinary(512, 16, 9, 16, DataType::FP32));
+  EXPECT_FALSE(ordinary(512, 16, 8, 17, DataType::FP32));
+  EXPECT_FALSE(ordinary(512, 16, 0, 16, DataType::FP32));
+  EXPECT_FALSE(ordinary(512, 16, 8, 0, DataType::FP32));
+  EXPECT_FALSE(ordinary(512, 12, 8, 12, DataType::FP32));  // not a power of two
+  auto doubled = ordinary(1024, 16, 16, 16, DataType::FP32);
+  ASSERT_TRUE(doubled);
+  EXPECT_EQ(doubled->rows, 16u);
+}
+
+// A CUBE tile's valid shape is 1..65535 each way (checked before the
+// capacity), and its CELLs may fill the capacity exactly.
+TEST(CubeLayout, ShapeAndCellCapacityAtTheirEnds) {
+  // FP16 CUBE_M16 16x16: CELLs of 16 x 4, 4 of them, 512 B.
+  auto exact = make_cube_tile(512, 16, 16, DataType::FP16, Layout::CubeM16);
+  ASSERT_TRUE(exact);
+  EXPECT_EQ(exact->cube_cell_count, 4u);
+  EXPECT_EQ(exact->cube_storage_bytes, 512u);
+  EXPECT_FALSE(make_cube_tile(384, 16, 16, DataType::FP16, Layout::CubeM16));
+  auto too_large = make_cube_tile(262144, 65536, 8, DataType::FP16, Layout::CubeN8);
+  ASSERT_FALSE(too_large);
+  EXPECT_NE(too_large.fault().reason.find("empty or too large"), std::string::npos);
+  auto largest = make_cube_tile(262144, 65535, 8, DataType::FP16, Layout::CubeN8);
+  ASSERT_FALSE(largest);  // legal shape, but 8192 CELLs do not fit
+  EXPECT_NE(largest.fault().reason.find("CELLs"), std::string::npos);
+  EXPECT_FALSE(make_cube_tile(512, 0, 16, DataType::FP16, Layout::CubeM16));
+  EXPECT_FALSE(make_cube_tile(512, 16, 0, DataType::FP16, Layout::CubeM16));
+}
+
 TEST(OrdinaryLayout, FractalsAndLinearOrders) {
   for (DataType type : {DataType::FP16, DataType::S8, DataType::U4X2, DataType::FP32}) {
     const unsigned inner = 256 / element_bits(type);
