@@ -288,10 +288,11 @@ class Scratch:
     at the same depth below the copy as build/release below the repository,
     so ccache (base_dir) serves the objects the main build already made."""
 
-    def __init__(self, root: Path, jobs: int):
+    def __init__(self, root: Path, jobs: int, exclude: str | None = None):
         self.source = root / "src"
         self.build = self.source / "build" / "mutation"
         self.jobs = jobs
+        self.exclude = exclude
 
     def prepare(self) -> None:
         self.source.mkdir(parents=True, exist_ok=True)
@@ -318,6 +319,8 @@ class Scratch:
                    EXCLUDED_LABELS, "--timeout", str(int(timeout))]
         if only:
             command += ["-R", "^(" + "|".join(re.escape(name) for name in only) + ")$"]
+        if self.exclude:
+            command += ["-E", self.exclude]
         status, output, _ = run(command, self.source, timeout * 4)
         failed, timed_out = [], []
         if status == -1:
@@ -468,6 +471,9 @@ def main() -> int:
     parser.add_argument("--timeout-factor", type=float, default=5.0,
                         help="a test times out after this many times the baseline suite "
                              "duration (at least 120 s; default 5)")
+    parser.add_argument("--exclude", metavar="REGEX",
+                        help="leave out the tests this ctest -E expression matches (a test "
+                             "that fails without any mutant; say why in the report)")
     parser.add_argument("--resume", action="store_true",
                         help="keep the results already in the report; run only the others")
     parser.add_argument("--min-score", type=float,
@@ -494,7 +500,7 @@ def main() -> int:
         return 0
 
     equivalents = load_equivalents(REPO / EQUIVALENT_FILE)
-    scratch = Scratch(args.scratch.resolve(), args.jobs)
+    scratch = Scratch(args.scratch.resolve(), args.jobs, args.exclude)
     json_path, text_path = args.scratch / "report.json", args.scratch / "report.txt"
     settings = {"command": "scripts/mutate.py " + " ".join(sys.argv[1:]), "seed": args.seed,
                 "files": files, "population": len(population)}
