@@ -178,6 +178,37 @@ TEST_F(BoundaryTest, EcstateBodyBitIsClearOutsideABlockBody) {
   EXPECT_EQ(model.state().context_register(0, arch::acr::kEcstate), 0u);
 }
 
+// Host services (Linux ABI numbers: write 64, exit 93, exit_group 94) at
+// their edges: stderr, a bad descriptor either side of 1..2, an empty write,
+// a buffer outside memory (EFAULT), an unknown service (ENOSYS), and an exit
+// status taken modulo 256. Every PE's a0 receives the result.
+TEST_F(BoundaryTest, HostServiceResultsAtTheirEdges) {
+  auto call = [](const std::string& setup, const std::string& save) {
+    return setup + "  BSTART.SYS FALL\n  acrc 1\n  BSTOP\n  c.movr a0, ->" + save + "\n";
+  };
+  const std::string args = "  hl.liu msg, ->a1\n  addi zero, 3, ->a2\n  addi zero, 64, ->x1\n";
+  const functional::RunResult result = run(
+      call(args + "  addi zero, 2, ->a0\n", "s0") + call(args + "  addi zero, 0, ->a0\n", "s1") +
+      call(args + "  addi zero, 3, ->a0\n", "s2") +
+      call(args + "  addi zero, 1, ->a0\n  addi zero, 0, ->a2\n", "s3") +
+      call(args + "  addi zero, 1, ->a0\n  hl.liu 0x7ffffff0, ->a1\n", "s4") +
+      call("  addi zero, 63, ->x1\n", "s5") +
+      "  addi zero, 0x1ff, ->a0\n  addi zero, 93, ->x1\n  BSTART.SYS FALL\n  acrc 1\n"
+      "msg: .ascii \"hello\"\n");
+  ASSERT_TRUE(result.halt);
+  EXPECT_EQ(result.halt->kind, frontend::HaltKind::HostExit);
+  EXPECT_EQ(result.halt->exit_code, 255);
+  EXPECT_EQ(err.str(), "hel");
+  EXPECT_EQ(out.str(), "");
+  const std::int64_t expected[] = {3, -9, -9, 0, -14, -38};
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+    for (unsigned i = 0; i < 6; ++i) {
+      EXPECT_EQ(gpr(pe, kS0 + i), static_cast<std::uint64_t>(expected[i]))
+          << "call " << i << " on PE" << pe;
+    }
+  }
+}
+
 // A TLOAD block whose commit faults (DataPage at 0x7ffffff0) is still open
 // when the next block starts.
 constexpr const char* kFaultingTload =
