@@ -53,6 +53,21 @@ TEST(UnitLatency, FpatrAndTlsu) {
   EXPECT_EQ(timing.cycles(3), sc_core::sc_time(1500, sc_core::SC_PS));
 }
 
+// Peak MACs per cycle: a 16 x k_step x 16 step per cycles_per_step, k_step =
+// 256 bits / element bits (docs/platform.md "Timing"); FP32 steps take two
+// cycles, 4-bit lanes make 64-deep steps.
+TEST(CubeLatency, PeakMacsPerCycleByInputWidth) {
+  TimingConfig timing;
+  EXPECT_EQ(timing.cube_k_step(DataType::FP16), 16u);
+  EXPECT_EQ(timing.cube_k_step(DataType::E2M1X2), 64u);
+  EXPECT_DOUBLE_EQ(timing.cube_peak_macs_per_cycle(DataType::FP16), 16.0 * 16 * 16);
+  EXPECT_DOUBLE_EQ(timing.cube_peak_macs_per_cycle(DataType::E4M3), 16.0 * 32 * 16);
+  EXPECT_DOUBLE_EQ(timing.cube_peak_macs_per_cycle(DataType::E2M1X2), 16.0 * 64 * 16);
+  EXPECT_DOUBLE_EQ(timing.cube_peak_macs_per_cycle(DataType::FP32), 16.0 * 8 * 16 / 2);
+  timing.cube_cycles_per_step = 4;
+  EXPECT_DOUBLE_EQ(timing.cube_peak_macs_per_cycle(DataType::FP16), 16.0 * 16 * 16 / 4);
+}
+
 // Without slices (no --trace or --vcd) the log keeps totals only; with them
 // it keeps every slice and each change of the capacity in use, and the last
 // end only moves forward.

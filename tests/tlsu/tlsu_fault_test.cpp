@@ -136,6 +136,24 @@ TEST(TlsuFaults, ShapeDoesNotFitTSize) {
   expect_fault(core, zero, FaultCode::TileLegality, 5);
 }
 
+// A Local destination's SizeCode is 1..10 (128 B..64 KiB): 0 and 11 fault,
+// both ends load.
+TEST(TlsuFaults, LocalSizeCodeOutsideOneToTen) {
+  Core core;
+  for (unsigned code : {0u, 11u}) {
+    BlockDescriptor b = fp32_load(0, 32);
+    b.tiles[0].size_code = static_cast<std::uint8_t>(code);
+    expect_fault(core, b, FaultCode::TileLegality, 5);
+  }
+  for (unsigned code : {1u, 10u}) {
+    BlockDescriptor b = fp32_load(0, 32);
+    b.tiles[0].size_code = static_cast<std::uint8_t>(code);
+    ASSERT_FALSE(core.run(b));
+    EXPECT_EQ(core.local.at(*core.tlsu.last_destination()).info().capacity_bytes,
+              arch::size_code_bytes(code));
+  }
+}
+
 // Allocation: a full hand and the aggregate capacity are TileAllocation.
 TEST(TlsuFaults, AllocationFailures) {
   Core core;
