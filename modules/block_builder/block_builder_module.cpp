@@ -101,7 +101,8 @@ arch::MaybeFault BlockBuilderModule::dispatch(Target target, const arch::BlockDe
     ready_at_[transaction.destinations[i]] = transaction.done_at;
     produced_by_[transaction.destinations[i]] = target == Target::Tlsu ? "TLSU" : "CUBE";
   }
-  log_.capacity(transaction.done_at, local_.capacity_in_use() + shared_.capacity_in_use());
+  if (log_.keeps_slices())  // the trace's counter; both sums scan their tiles
+    log_.capacity(transaction.done_at, local_.capacity_in_use() + shared_.capacity_in_use());
   return std::nullopt;
 }
 

@@ -308,6 +308,8 @@ bool pack_panels(const OperandView& v, bool a_side, std::size_t padded_lines, st
           move_rows(std::integral_constant<std::size_t, 8>{});
         } else if (uniform && width % 4 == 0) {
           move_rows(std::integral_constant<std::size_t, 4>{});
+        } else if (uniform && width % 2 == 0) {  // 16-bit lanes in CUBE_M32
+          move_rows(std::integral_constant<std::size_t, 2>{});
         } else {
           move_rows(std::integral_constant<std::size_t, 1>{});
         }
