@@ -190,16 +190,35 @@ ProgramImage parse_elf(const ImageBytes& in, std::uint64_t file_size) {
   return image;
 }
 
+// Whether `symbol` names its address better than `best`: section symbols
+// only (not .equ values), the first one, a global before a local.
+bool names_better(const ImageSymbol& symbol, const ImageSymbol* best) {
+  if (symbol.section.empty()) return false;
+  return !best || (symbol.global && !best->global);
+}
+
 }  // namespace
 
 std::optional<std::string> ProgramImage::symbol_at(std::uint64_t address) const {
   const ImageSymbol* best = nullptr;
   for (const ImageSymbol& symbol : symbols) {
-    if (symbol.section.empty() || symbol.value != address) continue;
-    if (!best || (symbol.global && !best->global)) best = &symbol;
+    if (symbol.value == address && names_better(symbol, best)) best = &symbol;
   }
   if (!best) return std::nullopt;
   return best->name;
+}
+
+std::unordered_map<std::uint64_t, std::string> ProgramImage::symbol_names() const {
+  std::unordered_map<std::uint64_t, const ImageSymbol*> best;
+  for (const ImageSymbol& symbol : symbols) {
+    const ImageSymbol*& named = best[symbol.value];
+    if (names_better(symbol, named)) named = &symbol;
+  }
+  std::unordered_map<std::uint64_t, std::string> names;
+  for (const auto& [address, symbol] : best) {
+    if (symbol) names.emplace(address, symbol->name);
+  }
+  return names;
 }
 
 bool ProgramImage::read(std::uint64_t address, std::size_t n, std::uint8_t* out) const {

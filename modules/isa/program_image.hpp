@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ptovp::isa {
@@ -40,6 +41,9 @@ class ProgramImage {
 
   // The name of a section symbol at exactly this address (globals first).
   std::optional<std::string> symbol_at(std::uint64_t address) const;
+  // symbol_at() for every labelled address at once, for lookups per
+  // instruction (a listing of many symbols stays linear).
+  std::unordered_map<std::uint64_t, std::string> symbol_names() const;
   // Copies n bytes at address; false when any byte lies outside every section.
   bool read(std::uint64_t address, std::size_t n, std::uint8_t* out) const;
   // The sections as one flat binary from address 0, gaps filled with zero.

@@ -12,13 +12,18 @@ void ActivityLog::busy(Unit unit, const sc_core::sc_time& start, const sc_core::
                        std::string_view name, std::string detail) {
   busy_[static_cast<std::size_t>(unit)] += end - start;
   if (end > last_end_) last_end_ = end;
-  if (keep_slices_) slices_.push_back({unit, start, end, std::string(name), std::move(detail)});
+  if (!keeps_slices()) return;
+  Slice slice{unit, start, end, std::string(name), std::move(detail)};
+  if (listener_) listener_->slice(slice);
+  if (keep_slices_) slices_.push_back(std::move(slice));
 }
 
 void ActivityLog::capacity(const sc_core::sc_time& time, std::uint64_t bytes) {
-  if (!keep_slices_) return;
-  if (!capacity_.empty() && capacity_.back().value == bytes) return;
-  capacity_.push_back({time, bytes});
+  if (!keeps_slices() || capacity_in_use_ == bytes) return;
+  capacity_in_use_ = bytes;
+  const CounterSample sample{time, bytes};
+  if (listener_) listener_->capacity(sample);
+  if (keep_slices_) capacity_.push_back(sample);
 }
 
 }  // namespace ptovp::sc_common

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,11 +44,24 @@ struct CounterSample {
   std::uint64_t value;
 };
 
+// Receives each slice and each capacity change as it is recorded, so a trace
+// of a long run streams to its file instead of waiting in memory.
+class ActivityListener {
+ public:
+  virtual ~ActivityListener() = default;
+  virtual void slice(const Slice& slice) = 0;
+  virtual void capacity(const CounterSample& sample) = 0;
+};
+
 class ActivityLog {
  public:
   explicit ActivityLog(bool keep_slices = false) : keep_slices_(keep_slices) {}
 
-  bool keeps_slices() const { return keep_slices_; }
+  // Whether slices are kept or listened to: units then describe their blocks.
+  bool keeps_slices() const { return keep_slices_ || listener_ != nullptr; }
+  // `listener` (not owned; nullptr for none) hears every later slice and
+  // capacity change.
+  void set_listener(ActivityListener* listener) { listener_ = listener; }
 
   // A unit was busy over [start, end); `name` and `detail` are kept for the trace.
   void busy(Unit unit, const sc_core::sc_time& start, const sc_core::sc_time& end,
@@ -94,7 +108,9 @@ class ActivityLog {
 
  private:
   bool keep_slices_;
+  ActivityListener* listener_ = nullptr;
   std::vector<Slice> slices_;
+  std::optional<std::uint64_t> capacity_in_use_;
   std::vector<CounterSample> capacity_;
   std::array<sc_core::sc_time, kUnitCount> busy_{};
   std::array<std::uint64_t, kUnitCount> activations_{};

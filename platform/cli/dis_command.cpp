@@ -24,7 +24,7 @@ struct DisOptions {
 int run_dis(const DisOptions& options) {
   try {
     std::optional<std::uint64_t> start;
-    std::optional<std::size_t> count;
+    std::optional<std::uint64_t> count;
     if (options.start) {
       start = parse_unsigned(*options.start, "--start");
       // Instructions are whole 16-bit parcels and start on even addresses.
@@ -36,11 +36,10 @@ int run_dis(const DisOptions& options) {
     }
     if (options.count) count = parse_unsigned(*options.count, "--count");
     const isa::ProgramImage image = isa::load_program_image(options.image);
-    const isa::Disassembly listing =
-        isa::disassemble(image, isa::Decoder::for_release(), start, count);
-    std::cout << listing.format(image);
-    if (listing.error) {
-      std::cerr << options.image << ": " << *listing.error << "\n";
+    const auto error =
+        isa::write_disassembly(std::cout, image, isa::Decoder::for_release(), start, count);
+    if (error) {
+      std::cerr << options.image << ": " << *error << "\n";
       return kExitUsage;
     }
     return kExitOk;

@@ -11,6 +11,8 @@
 
 int sc_main(int argc, char** argv) {
   CLI::App app{"ptovp: SystemC/TLM-2.0 virtual platform of the PTO ISA matrix path"};
+  app.set_version_flag("--version", "ptovp " PTOVP_VERSION
+                                   " (PTO ISA: executable spec e599a3d3 with the 0.58.5 contract)");
   app.require_subcommand(1);
   int exit_status = ptovp::cli::kExitOk;
   ptovp::cli::add_vectors_command(app, exit_status);

@@ -17,7 +17,6 @@
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -295,13 +294,19 @@ int run_systemc(const RunOptions& options, const config::PlatformConfig& config,
   systemc::install_report_log(std::cerr, options.quiet     ? systemc::LogLevel::Quiet
                                          : options.verbose ? systemc::LogLevel::Verbose
                                                            : systemc::LogLevel::Normal);
-  const bool keep_slices = !options.trace.empty() || !options.vcd.empty();
+  // The VCD merges each unit's intervals after the run; the trace streams.
+  const bool keep_slices = !options.vcd.empty();
   std::unique_ptr<systemc::SystemCPlatform> platform;
   try {
     platform = std::make_unique<systemc::SystemCPlatform>("ptovp", config, keep_slices, std::cout,
                                                           std::cerr);
   } catch (const std::invalid_argument& error) {
     throw UsageError(error.what());
+  }
+  std::optional<systemc::TraceWriter> trace;
+  if (!options.trace.empty()) {
+    trace.emplace(outputs.stream(options.trace));
+    platform->activity().set_listener(&*trace);
   }
   debug::Target engine{
       [&](std::uint64_t address, const std::vector<std::uint8_t>& bytes) {
@@ -328,17 +333,12 @@ int run_systemc(const RunOptions& options, const config::PlatformConfig& config,
             systemc::run_statistics(*platform, result.instructions);
         if (!options.quiet) std::cerr << systemc::run_summary(statistics, seconds);
         if (!options.stats.empty()) outputs.write(options.stats, statistics.dump(1) + "\n");
-        if (!options.trace.empty()) {
-          std::ostringstream trace;
-          systemc::write_trace(trace, platform->activity());
-          outputs.write(options.trace, trace.str());
+        if (trace) {
+          trace->finish();
           if (!options.quiet) std::cerr << "  trace         " << options.trace << "\n";
         }
-        if (!options.vcd.empty()) {
-          std::ostringstream vcd;
-          systemc::write_vcd(vcd, platform->activity());
-          outputs.write(options.vcd, vcd.str());
-        }
+        if (!options.vcd.empty())
+          systemc::write_vcd(outputs.stream(options.vcd), platform->activity());
       });
 }
 

@@ -60,6 +60,7 @@ class SystemCPlatform : public sc_core::sc_module {
   // The RAM, for reading results without simulated time.
   const memory::Memory& memory() const { return memory_.storage(); }
   const sc_common::ActivityLog& activity() const { return log_; }
+  sc_common::ActivityLog& activity() { return log_; }
   // Instruction attempts per decoded form since elaboration (frontend::FrontEnd).
   const std::vector<std::uint64_t>& instructions_by_form() const {
     return front_end_.semantics().attempts_by_form();

@@ -20,33 +20,38 @@ std::string json_string(std::string_view text) {
 
 }  // namespace
 
-void write_trace(std::ostream& out, const sc_common::ActivityLog& log) {
-  out << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
-  out << R"({"ph":"M","pid":1,"tid":0,"name":"process_name","args":{"name":"ptovp"}})";
+TraceWriter::TraceWriter(std::ostream& out) : out_(out) {
+  out_ << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
+  out_ << R"({"ph":"M","pid":1,"tid":0,"name":"process_name","args":{"name":"ptovp"}})";
   for (std::size_t unit = 0; unit < sc_common::kUnitCount; ++unit) {
     const std::string name = json_string(sc_common::unit_name(static_cast<sc_common::Unit>(unit)));
-    out << fmt::format(
+    out_ << fmt::format(
         ",\n{{\"ph\":\"M\",\"pid\":1,\"tid\":{0},\"name\":\"thread_name\",\"args\":{{\"name\":{1}}}"
         "}}"
         ",\n{{\"ph\":\"M\",\"pid\":1,\"tid\":{0},\"name\":\"thread_sort_index\","
         "\"args\":{{\"sort_index\":{0}}}}}",
         unit, name);
   }
-  for (const sc_common::Slice& slice : log.slices()) {
-    out << fmt::format(
-        ",\n{{\"ph\":\"X\",\"pid\":1,\"tid\":{},\"ts\":{},\"dur\":{},\"name\":{},"
-        "\"args\":{{\"detail\":{}}}}}",
-        static_cast<unsigned>(slice.unit), microseconds_text(slice.start),
-        microseconds_text(slice.end - slice.start), json_string(slice.name),
-        json_string(slice.detail));
-  }
-  for (const sc_common::CounterSample& sample : log.capacity_samples()) {
-    out << fmt::format(
-        ",\n{{\"ph\":\"C\",\"pid\":1,\"name\":\"tile capacity in use\",\"ts\":{},"
-        "\"args\":{{\"bytes\":{}}}}}",
-        microseconds_text(sample.time), sample.value);
-  }
-  out << "\n]}\n";
+}
+
+void TraceWriter::slice(const sc_common::Slice& slice) {
+  out_ << fmt::format(
+      ",\n{{\"ph\":\"X\",\"pid\":1,\"tid\":{},\"ts\":{},\"dur\":{},\"name\":{},"
+      "\"args\":{{\"detail\":{}}}}}",
+      static_cast<unsigned>(slice.unit), microseconds_text(slice.start),
+      microseconds_text(slice.end - slice.start), json_string(slice.name),
+      json_string(slice.detail));
+}
+
+void TraceWriter::capacity(const sc_common::CounterSample& sample) {
+  out_ << fmt::format(
+      ",\n{{\"ph\":\"C\",\"pid\":1,\"name\":\"tile capacity in use\",\"ts\":{},"
+      "\"args\":{{\"bytes\":{}}}}}",
+      microseconds_text(sample.time), sample.value);
+}
+
+void TraceWriter::finish() {
+  out_ << "\n]}\n";
 }
 
 }  // namespace ptovp::systemc

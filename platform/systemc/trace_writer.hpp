@@ -1,7 +1,9 @@
 // --trace: Chrome/Perfetto trace-event JSON of a run. One track (thread) per
 // unit in a fixed order, one complete ("X") slice per block per unit with its
 // mnemonic and shapes, and a counter ("C") for the tile capacity in use.
-// Times are microseconds printed exactly from picoseconds, so two runs give
+// Events are written as the units record them (the writer listens to the
+// activity log), so a trace of any length costs no memory. Times are
+// microseconds printed exactly from picoseconds, so two runs give
 // byte-identical files.
 #pragma once
 
@@ -11,6 +13,17 @@
 
 namespace ptovp::systemc {
 
-void write_trace(std::ostream& out, const sc_common::ActivityLog& log);
+class TraceWriter : public sc_common::ActivityListener {
+ public:
+  // Writes the header and the track names.
+  explicit TraceWriter(std::ostream& out);
+  void slice(const sc_common::Slice& slice) override;
+  void capacity(const sc_common::CounterSample& sample) override;
+  // Closes the event array; nothing may be written after it.
+  void finish();
+
+ private:
+  std::ostream& out_;
+};
 
 }  // namespace ptovp::systemc

@@ -133,6 +133,13 @@ TEST_F(CliTest, AsmListsEveryErrorWithPlaceAndCaretAndExitsTwo) {
   EXPECT_FALSE(fs::exists(path("bad.elf")));
 }
 
+TEST_F(CliTest, VersionNamesTheToolAndTheSpec) {
+  const Result result = run("--version");
+  EXPECT_EQ(result.status, 0);
+  EXPECT_THAT(result.output, HasSubstr("ptovp 0."));
+  EXPECT_THAT(result.output, HasSubstr("e599a3d3"));
+}
+
 TEST_F(CliTest, BadCommandLinesExitTwo) {
   EXPECT_EQ(run("").status, 2);
   EXPECT_EQ(run("vectors /nonexistent.vec").status, 2);

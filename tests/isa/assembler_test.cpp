@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -234,6 +235,28 @@ TEST(Images, ElfRoundTripKeepsSectionsSymbolsAndEntry) {
   const auto listing = disassemble(back, Decoder::for_release());
   EXPECT_EQ(listing.format(back),
             "_start:\n  00000000:  00000001  BSTOP\nloop:\n  00000004:  0000  C.BSTOP\n");
+}
+
+TEST(Images, SymbolNamesPickTheSameLabelAsSymbolAtAndTheListingStreams) {
+  // Two labels at 0 (the global wins), a local at 2, an .equ that names no address.
+  const auto r = assemble(
+      "first: \n.global second\nsecond: C.BSTOP\nthird: C.BSTOP\n"
+      ".equ value, 2\n");
+  ASSERT_TRUE(r.ok());
+  const ProgramImage image = parse_program_image(write_elf(r.image), "x.elf");
+  const auto names = image.symbol_names();
+  EXPECT_EQ(names.size(), 2u);
+  for (std::uint64_t address : {0u, 2u, 4u}) {
+    const auto found = names.find(address);
+    EXPECT_EQ(found == names.end() ? std::nullopt : std::optional(found->second),
+              image.symbol_at(address))
+        << address;
+  }
+  EXPECT_EQ(names.at(0), "second");
+  EXPECT_EQ(names.at(2), "third");
+  std::ostringstream streamed;
+  EXPECT_FALSE(write_disassembly(streamed, image, Decoder::for_release(), std::nullopt, 1));
+  EXPECT_EQ(streamed.str(), "second:\n  00000000:  0000  C.BSTOP\n");
 }
 
 TEST(Images, TruncatedAndForeignFilesAreRejected) {
