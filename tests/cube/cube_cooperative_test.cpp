@@ -1,10 +1,46 @@
 // Cooperative Shared TMATMUL (0.58.5, spec-delta.md §4): group_M split over
 // the four PEs, each PE's D checked against the row slices of one
 // single-PE oracle computation; TransA/TransB; readiness; zero-row PEs.
+#include "cube/row_split.hpp"
 #include "cube_fixture.hpp"
 
 namespace ptovp::cube::test {
 namespace {
+
+// The cooperative row split (0.58.5 ADR-0100): 16 rows per PE while group_M
+// <= 64, else 32; PE i owns rows from i * per_PE, at most per_PE of them.
+// Checked at each edge: one row, one PE full, one past it, 64 and 65, all
+// four PEs full.
+TEST(CubeCooperative, RowSplitAtItsEdges) {
+  struct Case {
+    std::uint32_t group_m;
+    std::array<std::uint32_t, 4> rows, first;
+    std::uint8_t active;  // PE0 is bit 3
+  };
+  const Case cases[] = {
+      {1, {1, 0, 0, 0}, {0, 16, 32, 48}, 0x8},    {16, {16, 0, 0, 0}, {0, 16, 32, 48}, 0x8},
+      {17, {16, 1, 0, 0}, {0, 16, 32, 48}, 0xC},  {64, {16, 16, 16, 16}, {0, 16, 32, 48}, 0xF},
+      {65, {32, 32, 1, 0}, {0, 32, 64, 96}, 0xE}, {128, {32, 32, 32, 32}, {0, 32, 64, 96}, 0xF},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE("group_M " + std::to_string(c.group_m));
+    const RowSplit split = RowSplit::cooperative(c.group_m);
+    EXPECT_TRUE(split.cooperative());
+    for (unsigned pe = 0; pe < 4; ++pe) {
+      EXPECT_EQ(split.rows(pe), c.rows[pe]) << "PE" << pe;
+      EXPECT_EQ(split.first_row(pe), c.first[pe]) << "PE" << pe;
+    }
+    EXPECT_EQ(split.active_mask(), c.active);
+    EXPECT_EQ(split.local_rows(), c.rows[0]);
+  }
+  const RowSplit local = RowSplit::local(5, 0x6);
+  EXPECT_FALSE(local.cooperative());
+  EXPECT_EQ(local.rows(0), 0u);
+  EXPECT_EQ(local.rows(1), 5u);
+  EXPECT_EQ(local.rows(2), 5u);
+  EXPECT_EQ(local.local_rows(), 5u);
+  EXPECT_EQ(local.active_mask(), 0x6);
+}
 
 constexpr std::uint32_t kN_ = 16, kK_ = 32;
 
