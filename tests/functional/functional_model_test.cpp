@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "functional/block_text.hpp"
 #include "functional/fault_report.hpp"
 #include "functional/state_dump.hpp"
 #include "isa/program_image.hpp"
@@ -18,6 +19,55 @@ namespace {
 
 using arch::FaultCode;
 using FunctionalTest = ProgramTest;
+
+// The block header of a fault report names every field once, each flag as 0
+// or 1 (alternating here, so that a swapped or stuck flag shows).
+TEST(BlockText, HeaderWithEveryFieldPresent) {
+  arch::BlockDescriptor h;
+  h.kind = arch::BlockKind::TileMatrix;
+  h.transfer = arch::TransferType::Conditional;
+  h.taken = true;
+  h.bpc = 0x40;
+  h.bpcn = 0x80;
+  h.operation_valid = true;
+  h.operation_class = arch::OperationClass::Cube;
+  h.function = 4;
+  h.data_type = 7;
+  h.dims[0] = {true, 16};
+  h.dims[2] = {true, 65535};
+  h.datr = {true, 2, 21, 1, 0, 3, true, false};
+  h.catr = {true, true, false, true, false, true, false};
+  h.hint = {true, 0xABCD};
+  h.fpatr = {true, 0x12345678};
+  h.ior.valid = true;
+  h.ior.source = {11, 12, 0};
+  h.ior.destination = 13;
+  h.tiles[0] = {true, 2, 3, 0xF, 2, {1, 2}, true};
+  h.tiles[1] = {false, 0, 0, 0x8, 1, {5, 0}, false};
+  h.tile_count = 2;
+  h.shared[0] = {7, 0, 0x3};
+  h.shared[1] = {9, 12, 0xF};
+  h.shared_count = 2;
+  h.zero_participation_seen = true;
+  EXPECT_EQ(functional::describe_header(h),
+            "    BSTART at 0x40: TileMatrix block, COND taken BPCN 0x80\n"
+            "    operation CUBE function 4, DataType 7\n"
+            "    LB0 = 16\n"
+            "    LB2 = 65535\n"
+            "    B.DATR DataType 2 Layout 21 Pad 1 CMode 0 RMode 3 Sat 1 Canonicalize 0\n"
+            "    B.FPATR 0x12345678\n"
+            "    B.CATR DR 1 trap 0 far 1 atom 0 aq 1 rl 0\n"
+            "    B.HINT 0x0000abcd\n"
+            "    B.IOR [R11, R12, R0] -> R13\n"
+            "    B.IOT sources [1, 2] mask 1111 L -> hand M SizeCode 3\n"
+            "    B.IOT sources [5] mask 1000\n"
+            "    B.IOS S7 mask 0011 source\n"
+            "    B.IOS S9 mask 1111 destination SizeCode 12\n"
+            "    (zero-mask bindings seen)\n");
+  h.catr = {true, false, true, false, true, false, true};
+  EXPECT_NE(functional::describe_header(h).find("B.CATR DR 0 trap 1 far 0 atom 1 aq 0 rl 1\n"),
+            std::string::npos);
+}
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path);
