@@ -63,9 +63,6 @@ const std::array<Knob, 13>& knobs() {
       {"cube.bias_layout",
        {"rowmajor", "cube_n8"},
        [](CubeConfig& c) -> std::uint8_t& { return byte_of(c.bias_layout); }},
-      {"iot.local_sizecode_11_12",
-       {"tile-legality", "illegal-instruction"},
-       [](CubeConfig& c) -> std::uint8_t& { return byte_of(c.local_sizecode_11_12); }},
   }};
   return table;
 }
@@ -91,6 +88,12 @@ std::optional<std::string> CubeConfig::set(std::string_view key, std::string_vie
     }
     return fmt::format("{}: unknown value '{}' (one of: {})", key, value,
                        fmt::join(knob.values, ", "));
+  }
+  if (key == "iot.local_sizecode_11_12") {
+    return fmt::format(
+        "{}: removed; B.IOT encodes SizeCode 1..10 only, so 11 and 12 are IllegalInstruction "
+        "at decode and never reach a block (docs/spec-choices.md)",
+        key);
   }
   return fmt::format("unknown CUBE configuration key '{}'", key);
 }

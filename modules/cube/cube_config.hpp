@@ -51,8 +51,6 @@ enum class Readiness : std::uint8_t {
 enum class Cctrl : std::uint8_t { Off, On };
 // cube.bias_layout.
 enum class BiasLayout : std::uint8_t { RowMajor, CubeN8 };
-// iot.local_sizecode_11_12: a Local destination SizeCode of 11 or 12.
-enum class LargeSizeCode : std::uint8_t { TileLegality, IllegalInstruction };
 
 struct CubeConfig {
   numeric::NumericProfile profile = numeric::NumericProfile::Hardware;  // numeric.profile
@@ -67,7 +65,6 @@ struct CubeConfig {
   Readiness readiness = Readiness::Wait;
   Cctrl cctrl = Cctrl::Off;
   BiasLayout bias_layout = BiasLayout::RowMajor;
-  LargeSizeCode local_sizecode_11_12 = LargeSizeCode::TileLegality;
 
   // The 0.58.3 reading the public block cases (spec e599a3d3) were made with:
   // pto-v0 arithmetic, row-major Local scales, four-quarter Shared readiness.

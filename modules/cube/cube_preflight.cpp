@@ -553,13 +553,13 @@ CubeOutcome BlockCheck::destinations() {
   if (!m_layout_legal(d_layout, rows_)) {
     return illegal(fmt::format("D's layout {} cannot hold M = {}", arch::name(d_layout), rows_));
   }
-  // Step 13 (iv): the output group's shapes.
+  // Step 13 (iv): the output group's shapes. B.IOT encodes SizeCode 1..10
+  // only (11 and 12 are IllegalInstruction at decode); a descriptor built
+  // without the decoder is checked all the same.
   for (const arch::TileBinding* binding : destinations_) {
     if (binding->size_code > 10) {
-      const bool decode = config_.local_sizecode_11_12 == LargeSizeCode::IllegalInstruction &&
-                          binding->size_code <= 12;
       return fault(
-          decode ? FaultCode::IllegalInstruction : FaultCode::TileLegality,
+          FaultCode::TileLegality,
           fmt::format("Local destination SizeCode {} is outside 1..10", binding->size_code));
     }
   }

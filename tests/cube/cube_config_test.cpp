@@ -18,8 +18,7 @@ TEST(CubeConfig, DefaultsAreThe0585Choices) {
             "coop.nk_pow2 = enforce\n"
             "coop.readiness = wait\n"
             "cube.cctrl = off\n"
-            "cube.bias_layout = rowmajor\n"
-            "iot.local_sizecode_11_12 = tile-legality\n");
+            "cube.bias_layout = rowmajor\n");
 }
 
 TEST(CubeConfig, SetByKey) {
@@ -33,6 +32,10 @@ TEST(CubeConfig, SetByKey) {
   EXPECT_EQ(*config.set("mx.scaled_product", "fast"),
             "mx.scaled_product: unknown value 'fast' (one of: hw-fma, asl-raw-carrier)");
   EXPECT_TRUE(config.set("cube.nothing", "x").has_value());
+  // The former knob had no reachable effect (B.IOT SizeCode 11/12 do not decode).
+  const auto removed = config.set("iot.local_sizecode_11_12", "illegal-instruction");
+  ASSERT_TRUE(removed.has_value());
+  EXPECT_NE(removed->find("removed; B.IOT encodes SizeCode 1..10 only"), std::string::npos);
   const CubeConfig v0583 = CubeConfig::spec_0583_pto_v0();
   EXPECT_EQ(v0583.local_scale_layout, LocalScaleLayout::RowMajor);
   EXPECT_EQ(v0583.readiness, Readiness::Fault);

@@ -204,8 +204,8 @@ const FaultCase kCases[] = {
      [](Scene& s) {
        s.block.dims[0] = {true, 17};
      }},
-    {"Local destination SizeCode 11 (iot.local_sizecode_11_12)", FaultCode::TileLegality,
-     [](Scene& s) { s.block.tiles[0].size_code = 11; }},
+    {"Local destination SizeCode 11 (a descriptor built without the decoder)",
+     FaultCode::TileLegality, [](Scene& s) { s.block.tiles[0].size_code = 11; }},
     {"block-fault-tmatmul-cube-capacity-008 D TSize too small", FaultCode::TileAllocation,
      [](Scene& s) { s.block.tiles[0].size_code = 1; }},
     {"block-fault-tmatmul-acc-atomic-026 undersized GroupMaxOut", FaultCode::TileAllocation,

@@ -259,6 +259,28 @@ TEST(Images, SymbolNamesPickTheSameLabelAsSymbolAtAndTheListingStreams) {
   EXPECT_EQ(streamed.str(), "second:\n  00000000:  0000  C.BSTOP\n");
 }
 
+TEST(Decode, BIotSizeCodesElevenAndTwelveAreIllegal) {
+  // The SizeCode field found from two encodings that differ only in it.
+  const auto word = [](int size_code) {
+    const auto r = assemble("B.IOT T#1, mask=1111, last, ->T<" + std::to_string(size_code) + ">\n");
+    EXPECT_TRUE(r.ok()) << size_code;
+    std::uint32_t value = 0;
+    for (int i = 0; i < 4; ++i)
+      value |= std::uint32_t{r.image.sections[0].bytes[i]} << (8 * i);
+    return value;
+  };
+  const std::uint32_t ten = word(10), one = word(1);
+  unsigned shift = 0;
+  while (((ten ^ one) >> shift & 1) == 0)
+    ++shift;
+  EXPECT_EQ((ten ^ one) >> shift, 10u ^ 1u);
+  EXPECT_TRUE(Decoder::for_release().decode(ten, 32).legal());
+  for (std::uint32_t size_code : {11u, 12u}) {
+    const std::uint32_t bad = (ten & ~(0xFu << shift)) | (size_code << shift);
+    EXPECT_FALSE(Decoder::for_release().decode(bad, 32).legal()) << size_code;
+  }
+}
+
 TEST(Images, TruncatedAndForeignFilesAreRejected) {
   const auto r = assemble("BSTOP\n");
   auto elf = write_elf(r.image);
