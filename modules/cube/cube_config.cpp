@@ -23,8 +23,8 @@ std::uint8_t& byte_of(E& e) {
   return reinterpret_cast<std::uint8_t&>(e);
 }
 
-const std::array<Knob, 13>& knobs() {
-  static const std::array<Knob, 13> table{{
+const std::array<Knob, 12>& knobs() {
+  static const std::array<Knob, 12> table{{
       {"numeric.profile",
        {"hardware", "pto-v0"},
        [](CubeConfig& c) -> std::uint8_t& { return byte_of(c.profile); }},
