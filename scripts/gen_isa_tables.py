@@ -256,7 +256,7 @@ def total_mask_match(encoding):
 class Emitter:
     def __init__(self):
         self.forms, self.fields, self.pieces, self.constraints = [], [], [], []
-        self.values, self.variants, self.slots = [], [], []
+        self.values, self.variants, self.slots, self.agu = [], [], [], []
 
     def add_form(self, form, catalog, model_index, releases):
         names = [f["name"] for f in form["fields"]]
@@ -294,6 +294,12 @@ class Emitter:
             self.slots.append("{OperandKind::%s, {%d, %d, %d}, %s, %s}" % (
                 kind, indices[0], indices[1], indices[2], cxx_string(text),
                 "true" if optional else "false"))
+        agu = form.get("agu")
+        if agu:
+            self.agu.append("{%d, AguAction::%s, AguAddress::%s, AguUpdate::%s, %d, %d, %s, %s}" % (
+                len(self.forms), agu["action"], agu["address_kind"], agu["update_mode"],
+                agu["size_bytes"], agu["offset_scale"], "true" if agu["signed_load"] else "false",
+                "true" if agu["prefetch_returns_address"] else "false"))
         mask, match = total_mask_match(form["encoding"])
         self.forms.append(
             "{%s, %s, %s, %s, %s, %s, Catalog::%s, %d, %d, FormStatus::%s, %d, 0x%x, 0x%x,\n"
@@ -371,6 +377,7 @@ def generate(spec_data):
         array("OperandSlot", "kSlots", emitter.slots),
         array("ReservedEncoding", "kReservations", reserved_rows),
         array("ReviewedOverlap", "kReviewedOverlaps", overlap_rows),
+        array("AguInfo", "kAgu", emitter.agu),
         array("TileOperationInfo", "kTileOperations",
               [tile_operation_row(op) for op in tile_ops["operations"]]),
         "}  // namespace ptovp::isa::generated\n",

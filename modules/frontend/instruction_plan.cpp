@@ -96,34 +96,35 @@ void plan_command(const isa::FormInfo& form, FormPlan& plan) {
   }
 }
 
-// L{B,H,W,D}[U][I][.U] / S{B,H,W,D}[I][.U], with HL. and C. prefixes.
+// Every load, store and prefetch form, from the catalog's addressing record.
 bool plan_memory(const isa::FormInfo& form, FormPlan& plan) {
-  const std::string_view group = form.semantic_group;
-  const bool load = starts_with(group, "LDA/");
-  if (!load && !starts_with(group, "STA/")) return false;
-  if (!(contains(group, "BASE_IMM") || contains(group, "BASE_REG") || contains(group, "UNSCALED") ||
-        contains(group, "LONG"))) {
-    return false;  // pair, pre/post-index and PC-relative forms are not modelled yet
-  }
-  std::string_view m = form.mnemonic;
-  plan.compressed = starts_with(m, "C.");
-  if (plan.compressed) m.remove_prefix(2);
-  if (starts_with(m, "HL.")) m.remove_prefix(3);
-  const bool unscaled = contains(m, ".U");
-  const char width = m.size() > 1 ? m[1] : '?';
-  plan.size = width == 'B' ? 1 : width == 'H' ? 2 : width == 'W' ? 4 : width == 'D' ? 8 : 0;
-  if (plan.size == 0) return false;
-  const std::string_view stem = m.substr(0, m.find('.'));
-  plan.sign_extend = load && stem.find('U') == std::string_view::npos;
-  plan.scale = unscaled ? 0
-                        : static_cast<std::uint8_t>(plan.size == 1   ? 0
-                                                    : plan.size == 2 ? 1
-                                                    : plan.size == 4 ? 2
-                                                                     : 3);
-  plan.op = load ? Op::Load : Op::Store;
+  const isa::AguInfo* agu = isa::agu_of(form);
+  if (agu == nullptr) return false;
+  using isa::AguAction;
+  const bool store = agu->action == AguAction::Store || agu->action == AguAction::StorePair;
+  plan.op = agu->action == AguAction::Prefetch ? Op::Prefetch : store ? Op::Store : Op::Load;
+  plan.size = agu->size_bytes;
+  plan.scale = agu->offset_scale;
+  plan.sign_extend = agu->signed_load;
+  plan.compressed = agu->address == isa::AguAddress::Compressed;
+  plan.paired = agu->action == AguAction::LoadPair || agu->action == AguAction::StorePair;
+  plan.pc_relative = agu->address == isa::AguAddress::PCRelative;
+  plan.base_in_srcr = store && agu->address == isa::AguAddress::Immediate;
+  plan.returns_address = agu->returns_address;
+  plan.update = agu->update;
+  plan.srcd1 = field(form, "SrcD1");
+  if (plan.rd < 0) plan.rd = field(form, "RegDst0");
+  plan.rd1 = field(form, "RegDst1");
+  if (plan.compressed && !store) plan.implicit_rd = kPushT;
+  // ScalarDecodedAGUImmediate: the first of these the form has.
   plan.imm = -1;
-  for (std::string_view name : {"simm5", "simm12", "simm22"}) {
-    if (auto index = field(form, name); index >= 0) plan.imm = index;
+  if (agu->address != isa::AguAddress::Register) {
+    for (std::string_view name : {"simm5", "simm12", "simm17", "simm22", "simm"}) {
+      if (auto index = field(form, name); index >= 0) {
+        plan.imm = index;
+        break;
+      }
+    }
   }
   return true;
 }

@@ -51,8 +51,9 @@ enum class Op : std::uint8_t {
   Jump,
   JumpRegister,
   SetReturn,
-  Load,
-  Store,
+  Load,      // every load addressing form, pairs included (isa::AguInfo)
+  Store,     // every store addressing form, pairs included
+  Prefetch,  // PRF*, HL.PRF*: an address without an access
   // SYS block operations.
   SystemRegisterGet,
   SystemRegisterSet,
@@ -128,11 +129,17 @@ struct FormPlan {
   std::uint8_t fixed_width = 0;
   // MoveImmediate: value = imm << imm_shift, zero- or sign-extended from imm_bits.
   std::uint8_t imm_shift = 0;
-  // Memory access.
+  // Memory access (asl/scalar/model/dispatch/agu.asl).
   std::uint8_t size = 0;
   std::uint8_t scale = 0;
   bool sign_extend = false;
-  bool compressed = false;  // C.* forms: implicit t#1 data / ->t result
+  bool compressed = false;       // C.* forms: implicit t#1 data / ->t result
+  bool paired = false;           // LoadPair / StorePair: a second element at address + size
+  bool pc_relative = false;      // the base is TPC with bits 1:0 cleared
+  bool base_in_srcr = false;     // immediate stores name the base SrcR
+  bool returns_address = false;  // HL.PRF*.A / PRFI.UA write the address to RegDst
+  isa::AguUpdate update = isa::AguUpdate::None;
+  std::int8_t srcd1 = -1;  // StorePair's second element
   // Block starts.
   arch::BlockKind kind = arch::BlockKind::Standard;
   arch::TransferType transfer = arch::TransferType::Fallthrough;

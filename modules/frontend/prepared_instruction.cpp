@@ -143,6 +143,7 @@ PreparedInstruction prepare(const isa::DecodedInstruction& decoded, const FormPl
   p.srcl = plan.srcl >= 0 ? narrow(plan.srcl) : plan.implicit_srcl;
   p.srcr = narrow(plan.srcr);
   p.srcd = narrow(plan.srcd);
+  p.srcd1 = narrow(plan.srcd1);
   p.srcp = narrow(plan.srcp);
   p.rtype = narrow(plan.rtype);
   // DecodeScalarBinaryRightModifier orders SrcRType .sw, .uw, .neg/.not, none
@@ -154,7 +155,7 @@ PreparedInstruction prepare(const isa::DecodedInstruction& decoded, const FormPl
   if (plan.fixed_width != 0) p.imm = plan.fixed_width - 1u;  // as if imml = width - 1
   if (decoded.form->catalog == isa::Catalog::Scalar) {
     // An absent source is 0 (R0).
-    for (unsigned selector : {p.srcl, p.srcr, p.srcd, p.srcp}) {
+    for (unsigned selector : {p.srcl, p.srcr, p.srcd, p.srcd1, p.srcp}) {
       if (selector >= arch::kGprCount) p.reads_queue = true;
     }
     if (plan.compressed && plan.op == Op::Store) p.reads_queue = true;  // C.SDI data is t#1

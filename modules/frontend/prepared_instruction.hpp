@@ -27,7 +27,8 @@ struct PreparedInstruction {
   std::uint8_t length_bytes = 0;
   // The values of the plan's fields (0, or the plan's implicit selector, when
   // the form has none).
-  std::uint8_t rd = 0, rd1 = 0, srcl = 0, srcr = 0, srcd = 0, srcp = 0, rtype = 0, shamt = 0;
+  std::uint8_t rd = 0, rd1 = 0, srcl = 0, srcr = 0, srcd = 0, srcd1 = 0, srcp = 0, rtype = 0,
+               shamt = 0;
   // Op::Binary's SrcRType in modify()'s order (see prepare()); 0 for other ops.
   std::uint8_t binary_modifier = 0;
   // A source names a T/U queue entry (or a compressed store reads t#1): its

@@ -209,7 +209,7 @@ MaybeFault ScalarUnit::check_source(unsigned selector) const {
 
 MaybeFault ScalarUnit::check_sources(const PreparedInstruction& insn) const {
   // Absent sources are 0 (R0), which always passes.
-  for (unsigned selector : {insn.srcl, insn.srcr, insn.srcd, insn.srcp}) {
+  for (unsigned selector : {insn.srcl, insn.srcr, insn.srcd, insn.srcd1, insn.srcp}) {
     if (auto bad = check_source(selector)) return bad;
   }
   // Compressed forms read t#1 implicitly (C.SDI data).
@@ -370,6 +370,10 @@ MaybeFault ScalarUnit::execute(const PreparedInstruction& insn) {
     }
     case Op::Load:
     case Op::Store: return memory_access(insn);
+    case Op::Prefetch:
+      // ScalarPrefetch: the address is formed, nothing is accessed or checked.
+      if (plan.returns_address) write_lanes(rd, addresses(insn).second);
+      return std::nullopt;
     case Op::SystemRegisterGet:
     case Op::SystemRegisterSet: return system_register(insn);
     case Op::Fence: return std::nullopt;  // one in-order agent: every access is already ordered
@@ -390,36 +394,46 @@ MaybeFault ScalarUnit::execute(const PreparedInstruction& insn) {
 }
 
 ScalarUnit::Lanes ScalarUnit::effective_addresses(const PreparedInstruction& insn) const {
+  return addresses(insn).first;
+}
+
+std::pair<ScalarUnit::Lanes, ScalarUnit::Lanes> ScalarUnit::addresses(
+    const PreparedInstruction& insn) const {
   using V = std::uint64_t;
   const FormPlan& plan = *insn.plan;
-  // Immediate stores name the base in SrcR; register stores the base in SrcL,
-  // the offset in SrcR and the data in SrcD.
-  const bool immediate = plan.imm >= 0;
-  const unsigned base =
-      plan.op == Op::Store && immediate && !plan.compressed ? insn.srcr : insn.srcl;
-  const Lanes address = read_lanes(base);
-  if (immediate)
-    return each(address, [offset = insn.imm << plan.scale](V a) { return a + offset; });
-  const unsigned shift = (plan.shamt >= 0 ? insn.shamt : plan.scale) & 63u;
-  return each(address, right_operand(insn, false),
-              [shift](V a, V offset) { return a + (offset << shift); });
+  // ScalarDecodedAGUBase and ScalarDecodedAGUOffset.
+  const Lanes base = plan.pc_relative ? broadcast(state_.pc & ~V{3})
+                                      : read_lanes(plan.base_in_srcr ? insn.srcr : insn.srcl);
+  Lanes updated;
+  if (plan.imm >= 0) {
+    updated = each(base, [offset = insn.imm << plan.scale](V a) { return a + offset; });
+  } else {
+    const unsigned shift = (plan.shamt >= 0 ? insn.shamt : plan.scale) & 63u;
+    updated = each(base, right_operand(insn, false),
+                   [shift](V a, V offset) { return a + (offset << shift); });
+  }
+  return {plan.update == isa::AguUpdate::PostIndex ? base : updated, updated};
 }
 
 MaybeFault ScalarUnit::memory_access(const PreparedInstruction& insn) {
   using V = std::uint64_t;
   const FormPlan& plan = *insn.plan;
   const bool store = plan.op == Op::Store;
-  const Lanes address = effective_addresses(insn);
-  std::array<std::uint8_t*, kPeCount> bytes{};
-  for (unsigned pe = 0; pe < kPeCount; ++pe) {
-    // The RAM's direct pointer after the alignment check; Memory::probe
-    // words the fault of an access that fails either.
-    bytes[pe] =
-        (address[pe] & (plan.size - 1u)) == 0 ? memory_.direct(address[pe], plan.size) : nullptr;
-    if (bytes[pe] == nullptr) {
-      MaybeFault bad = memory_.probe(address[pe], plan.size, plan.size);
-      bad->reason = fmt::format("{} on PE{}: {}", store ? "store" : "load", pe, bad->reason);
-      return bad;
+  const auto [address, updated] = addresses(insn);
+  // Pairs probe both elements on every PE before the first access.
+  const unsigned elements = plan.paired ? 2 : 1;
+  std::array<std::array<std::uint8_t*, kPeCount>, 2> bytes{};
+  for (unsigned element = 0; element < elements; ++element) {
+    for (unsigned pe = 0; pe < kPeCount; ++pe) {
+      // The RAM's direct pointer after the alignment check; Memory::probe
+      // words the fault of an access that fails either.
+      const V at = address[pe] + element * plan.size;
+      bytes[element][pe] = (at & (plan.size - 1u)) == 0 ? memory_.direct(at, plan.size) : nullptr;
+      if (bytes[element][pe] == nullptr) {
+        MaybeFault bad = memory_.probe(at, plan.size, plan.size);
+        bad->reason = fmt::format("{} on PE{}: {}", store ? "store" : "load", pe, bad->reason);
+        return bad;
+      }
     }
   }
   // Registers are read before the first store and memory before the first
@@ -427,16 +441,33 @@ MaybeFault ScalarUnit::memory_access(const PreparedInstruction& insn) {
   // of the byte stores' aliasing.
   const unsigned size = plan.size;
   if (store) {
-    // SBI..SDI name the data SrcL, HL.SBI..HL.SDI and the register forms SrcD.
+    // SBI..SDI name the data SrcL, the other stores SrcD (and SrcD1).
     const Lanes data = read_lanes(plan.compressed ? 24u : plan.srcd >= 0 ? insn.srcd : insn.srcl);
+    const Lanes second = read_lanes(insn.srcd1);
     for (unsigned pe = 0; pe < kPeCount; ++pe)
-      store_bytes(bytes[pe], size, data[pe]);
-  } else {
+      store_bytes(bytes[0][pe], size, data[pe]);
+    if (plan.paired) {
+      for (unsigned pe = 0; pe < kPeCount; ++pe)
+        store_bytes(bytes[1][pe], size, second[pe]);
+    }
+    if (plan.update != isa::AguUpdate::None) write_lanes(insn.rd, updated);
+    return std::nullopt;
+  }
+  const auto loaded = [&](unsigned element) {
     Lanes values;
     for (unsigned pe = 0; pe < kPeCount; ++pe)
-      values[pe] = load_bytes(bytes[pe], size);
+      values[pe] = load_bytes(bytes[element][pe], size);
     if (plan.sign_extend) values = each(values, [size](V v) { return sign_extend(v, size * 8u); });
-    write_lanes(plan.compressed ? 31u : insn.rd, values);
+    return values;
+  };
+  const Lanes first = loaded(0);
+  if (plan.paired) {
+    const Lanes second = loaded(1);
+    write_lanes(insn.rd, first);
+    write_lanes(insn.rd1, second);
+  } else {
+    write_lanes(insn.rd, first);
+    if (plan.update != isa::AguUpdate::None) write_lanes(insn.rd1, updated);
   }
   return std::nullopt;
 }

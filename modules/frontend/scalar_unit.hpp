@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <utility>
 
 #include "arch/arch_state.hpp"
 #include "arch/fault.hpp"
@@ -35,12 +36,15 @@ class ScalarUnit {
   void write(unsigned pe, unsigned selector, std::uint64_t value);
   // IllegalInstruction when a queue selector names an empty entry.
   arch::MaybeFault check_source(unsigned selector) const;
-  // The address each PE's load or store (Op::Load, Op::Store) accesses.
+  // The address each PE's load or store (Op::Load, Op::Store) accesses (a
+  // pair's first element).
   Lanes effective_addresses(const PreparedInstruction& insn) const;
 
  private:
   arch::MaybeFault check_sources(const PreparedInstruction& insn) const;
   arch::MaybeFault memory_access(const PreparedInstruction& insn);
+  // The access address and the updated base (they differ for post-index).
+  std::pair<Lanes, Lanes> addresses(const PreparedInstruction& insn) const;
   arch::MaybeFault system_register(const PreparedInstruction& insn);
   // read() and write() on every PE (each PE has its own registers and queues,
   // so reading all before writing any is the per-PE order).

@@ -31,6 +31,15 @@ TableView<TileOperationInfo> tile_operations() {
   return {g::kTileOperations, g::kTileOperationsCount};
 }
 
+const AguInfo* agu_of(const FormInfo& form) {
+  const auto index = static_cast<std::uint16_t>(&form - g::kForms);
+  const AguInfo* end = g::kAgu + g::kAguCount;
+  const AguInfo* row =
+      std::lower_bound(g::kAgu, end, index,
+                       [](const AguInfo& info, std::uint16_t value) { return info.form < value; });
+  return row != end && row->form == index ? row : nullptr;
+}
+
 std::vector<const FormInfo*> forms_in_release(IsaRelease release) {
   std::vector<const FormInfo*> forms;
   for (const FormInfo& form : all_forms()) {

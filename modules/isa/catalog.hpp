@@ -48,6 +48,8 @@ TableView<OperandSlot> slots_of(const FormInfo& form);
 TableView<ReservedEncoding> reserved_encodings();
 TableView<ReviewedOverlap> reviewed_overlaps();
 TableView<TileOperationInfo> tile_operations();
+// The addressing of a scalar AGU form, or nullptr for every other form.
+const AguInfo* agu_of(const FormInfo& form);
 
 inline bool in_release(const FormInfo& form, IsaRelease release) {
   return (form.releases & release_bit(release)) != 0;

@@ -122,6 +122,23 @@ struct ReviewedOverlap {
   std::string_view reason;
 };
 
+// A scalar load/store/prefetch form's addressing (the catalog's "agu" record,
+// asl/scalar/model/dispatch/agu.asl).
+enum class AguAction : std::uint8_t { Load, LoadPair, Store, StorePair, Prefetch };
+enum class AguAddress : std::uint8_t { Register, Immediate, PCRelative, Compressed };
+enum class AguUpdate : std::uint8_t { None, PreIndex, PostIndex };
+struct AguInfo {
+  std::uint16_t form;  // index in kForms
+  AguAction action;
+  AguAddress address;
+  AguUpdate update;
+  std::uint8_t size_bytes;
+  std::uint8_t
+      offset_scale;  // the offset is shifted left by it (register offsets without shamt too)
+  bool signed_load;
+  bool returns_address;  // prefetch writes the address to RegDst
+};
+
 struct TileOperationInfo {
   std::string_view name;
   std::string_view family;  // TEPL, TLSU or CUBE
@@ -155,6 +172,8 @@ extern const ReservedEncoding kReservations[];
 extern const std::size_t kReservationsCount;
 extern const ReviewedOverlap kReviewedOverlaps[];
 extern const std::size_t kReviewedOverlapsCount;
+extern const AguInfo kAgu[];
+extern const std::size_t kAguCount;
 extern const TileOperationInfo kTileOperations[];
 extern const std::size_t kTileOperationsCount;
 }  // namespace generated

@@ -86,7 +86,8 @@ InstructionClass instruction_class(frontend::Op op) {
     case Op::SetCommitTarget:
     case Op::SetReturn: return InstructionClass::ScalarAlu;
     case Op::Load:
-    case Op::Store: return InstructionClass::LoadStore;
+    case Op::Store:
+    case Op::Prefetch: return InstructionClass::LoadStore;
     case Op::Jump:
     case Op::JumpRegister: return InstructionClass::Branch;
     case Op::Start: return InstructionClass::BlockStart;
