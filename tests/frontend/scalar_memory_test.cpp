@@ -20,19 +20,19 @@ using V = std::uint64_t;
 // [0x2000] = 0x8899aabb11223344, [0x2008] = -2, a0 = 0x2000, a4 = 8.
 constexpr const char* kSetup =
     "  hl.liu 0x2000, ->a0\n  hl.lis 0x11223344, ->a1\n  hl.lui 0x8899aabb, ->a2\n"
-    "  or a2, a1, 0, 3, ->a2\n  sdi a2, [a0, 0]\n  hl.lis -2, ->a3\n  sdi a3, [a0, 1]\n"
+    "  or a2, a1, ->a2\n  sdi a2, [a0, 0]\n  hl.lis -2, ->a3\n  sdi a3, [a0, 8]\n"
     "  addi zero, 8, ->a4\n";
 
 TEST_F(ScalarMemoryTest, LoadPairsAndIndexedLoads) {
   const functional::RunResult result =
       run(std::string(kSetup) +
-          "  hl.ldp [a0, a4, 0, 0], ->s0, s1\n"    // 0x2008, 0x2010 (shamt 0)
-          "  hl.lwip [a0, 1], ->s2, s3\n"          // simm17 << 2: 0x2004, 0x2008, sign-extended
-          "  hl.lw.po [a0, a4, 0, 0], ->s4, s5\n"  // loads at 0x2000, base + 8
-          "  hl.ldi.pr [a0, 1], ->s6, s7\n"        // loads at 0x2008, writes it back
-          "  hl.lbuip [a0, 3], ->s8, x0\n"         // bytes 0x2003, 0x2004
-          "  hl.lhp [a0, a4, 1, 3], ->x1, x2\n"    // .neg: 0x2000 - 16, empty memory
-          "  hl.lhui.upo [a0, 6], ->x3, a5\n" +    // halfword at 0x2000; base + 6 (unscaled)
+          "  hl.ldp [a0, a4], ->s0, s1\n"         // 0x2008, 0x2010 (shamt 0)
+          "  hl.lwip [a0, 4], ->s2, s3\n"         // simm17 << 2: 0x2004, 0x2008, sign-extended
+          "  hl.lw.po [a0, a4], ->s4, s5\n"       // loads at 0x2000, base + 8
+          "  hl.ldi.pr [a0, 8], ->s6, s7\n"       // loads at 0x2008, writes it back
+          "  hl.lbuip [a0, 3], ->s8, x0\n"        // bytes 0x2003, 0x2004
+          "  hl.lhp [a0, a4.neg<<1], ->x1, x2\n"  // .neg: 0x2000 - 16, empty memory
+          "  hl.lhui.upo [a0, 6], ->x3, a5\n" +   // halfword at 0x2000; base + 6 (unscaled)
           std::string(kHalt));
   ASSERT_TRUE(result.halt);
   ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint) << result.halt->fault.describe();
@@ -58,9 +58,9 @@ TEST_F(ScalarMemoryTest, StorePairsAndIndexedStores) {
   const functional::RunResult result =
       run(std::string(kSetup) +
           "  hl.liu 0x3000, ->s0\n  addi zero, 1, ->a5\n"
-          "  hl.sdp a2, a3, [s0, a5, 0]\n"         // (1 << 3): 0x3008, 0x3010
-          "  hl.swip a1, a2, [s0, 8]\n"            // 0x3020, 0x3024
-          "  hl.sh.po a1, [s0, a5, 0], ->s1\n"     // 0x3000, s1 = 0x3000 + (1 << 1)
+          "  hl.sdp a2, a3, [s0, a5<<3]\n"         // (1 << 3): 0x3008, 0x3010
+          "  hl.swip a1, a2, [s0, 32]\n"           // 0x3020, 0x3024
+          "  hl.sh.po a1, [s0, a5<<1], ->s1\n"     // 0x3000, s1 = 0x3000 + (1 << 1)
           "  hl.sbi.pr a2, [s0, 0x40], ->s2\n"     // 0x3040, s2 = 0x3040
           "  hl.sdi.upo a3, [s0, 0x48], ->s3\n" +  // 0x3000 (overwrites), s3 = 0x3048
           std::string(kHalt));
@@ -105,10 +105,10 @@ TEST_F(ScalarMemoryTest, PcRelative) {
 TEST_F(ScalarMemoryTest, Prefetch) {
   const functional::RunResult result =
       run("  hl.lis -8, ->a0\n  addi zero, 3, ->a1\n"
-          "  prf [a0, a1, 0, 0], ->zero\n"
-          "  prfi.u [a0, 5], ->a2\n"                // no address returned
-          "  hl.prfi.ua [a0, 3], 1, ->a3\n"         // -8 + 3
-          "  hl.prf.a [a0, a1, 2, 0], 2, ->a4\n" +  // -8 + (3 << 2)
+          "  prf [a0, a1], ->zero\n"
+          "  prfi.u [a0, 5], ->a2\n"             // no address returned
+          "  hl.prfi.ua [a0, 3], 1, ->a3\n"      // -8 + 3
+          "  hl.prf.a [a0, a1<<2], 2, ->a4\n" +  // -8 + (3 << 2)
           std::string(kHalt));
   ASSERT_TRUE(result.halt);
   ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint) << result.halt->fault.describe();
@@ -121,14 +121,14 @@ TEST_F(ScalarMemoryTest, Prefetch) {
 // element or register changes; a faulting post-index store keeps its base.
 TEST_F(ScalarMemoryTest, PreciseFaults) {
   frontend::Halt halt = expect_clean_trap(
-      "  hl.liu 0x3fffff8, ->a0\n  hl.ldp [a0, zero, 0, 0], ->a0, a1\n", FaultCode::DataPage, 6, 1);
+      "  hl.liu 0x3fffff8, ->a0\n  hl.ldp [a0, zero], ->a0, a1\n", FaultCode::DataPage, 6, 1);
   EXPECT_EQ(halt.fault.address, 0x4000000u);
   model.state().reset();
-  halt = expect_clean_trap("  hl.liu 0x3fffff8, ->a0\n  hl.sdp a0, a0, [a0, zero, 0]\n",
+  halt = expect_clean_trap("  hl.liu 0x3fffff8, ->a0\n  hl.sdp a0, a0, [a0, zero<<3]\n",
                            FaultCode::DataPage, 6, 1);
   EXPECT_EQ(halt.fault.address, 0x4000000u);
   model.state().reset();
-  halt = expect_clean_trap("  hl.liu 0x2001, ->a0\n  hl.sw.po a0, [a0, zero, 0], ->a0\n",
+  halt = expect_clean_trap("  hl.liu 0x2001, ->a0\n  hl.sw.po a0, [a0, zero<<2], ->a0\n",
                            FaultCode::DataAlignment, 6, 1);
   EXPECT_EQ(gpr(0, 2), 0x2001u);
 }

@@ -1,0 +1,316 @@
+#!/usr/bin/env python3
+"""Extracts the spec's scalar witnesses into tests/vectors/scalar-avs.vec.
+
+    scripts/gen_scalar_avs.py --spec SPEC_CHECKOUT --generated MONOLITHIC.asl
+
+SPEC_CHECKOUT is a checkout of the PTO spec; MONOLITHIC.asl is the output of
+its `scripts/generate-asl-decoders --kind monolithic` (the generated
+ValidateScalar* functions). The script keeps facts only: for each case the
+initial registers, queue entries and memory, the instruction word, and the
+expected registers, queues, TPC and fault. A case using any statement outside
+that vocabulary (block state, trap banks, memory-event records, FP flags) is
+left out and counted per AVS ID, so docs/avs/scalar.md can say why.
+
+Vector format (one directive per line, '#' comments):
+    case ID            begins a case named by its AVS ID and ordinal
+    gpr N HEX          initial GPR N (every PE)
+    queue t|u I HEX    initial queue entry I (valid)
+    mem ADDR SIZE HEX  initial memory
+    tpc HEX | return HEX  TPC, the SETRET return address
+    exec HEX BITS      the instruction word and its length
+    expect gpr N HEX | expect queue t|u I HEX | expect tpc HEX | expect fault NAME
+    expect fault_address HEX | expect return HEX | expect mem ADDR SIZE HEX
+    end
+"""
+
+import argparse
+import json
+import os
+import re
+import sys
+
+WORD = (1 << 64) - 1
+
+
+class Unsupported(Exception):
+    pass
+
+
+def evaluate(expr, names):
+    expr = expr.strip()
+    m = re.fullmatch(r"'([01]+)'", expr)
+    if m:
+        return int(m.group(1), 2), len(m.group(1))
+    if re.fullmatch(r"0x[0-9a-fA-F]+|\d+", expr):
+        return int(expr, 0), 64
+    m = re.fullmatch(r"(Zeros|Ones)\{(\w+)\}(?:\s*([+-])\s*(0x[0-9a-fA-F]+|\d+))?", expr)
+    if m:
+        width = 64 if m.group(2) == "PTO_XLEN" else int(m.group(2))
+        value = 0 if m.group(1) == "Zeros" else (1 << width) - 1
+        if m.group(3):
+            delta = int(m.group(4), 0)
+            value = value + delta if m.group(3) == "+" else value - delta
+        return value & ((1 << width) - 1), width
+    if expr in names:
+        return names[expr]
+    m = re.fullmatch(r"(\w+)\s*([+-])\s*(.+)", expr)
+    if m and m.group(1) in names:
+        value, width = names[m.group(1)]
+        delta, _ = evaluate(m.group(3), names)
+        value = value + delta if m.group(2) == "+" else value - delta
+        return value & ((1 << width) - 1), width
+    raise Unsupported(expr)
+
+
+FAULTS_KEPT = re.compile(r"Fault_\w+")
+
+
+class Case:
+    def __init__(self):
+        self.setup, self.expect, self.exec = [], [], None
+
+
+def statements(body):
+    for line in body.splitlines():
+        line = line.strip()
+        if not line or line.startswith("//") or line in ("begin", "end;"):
+            continue
+        yield line.rstrip(";")
+
+
+IGNORED = re.compile(
+    r"^(ResetProfileState\(\)|SetCurrentACR\(0\)|ClearFault\(\)|StopMemoryEventCapture\(\)|"
+    r"ResetMemoryExecution\(\)|StartMemoryEventCapture\(\d+\)|SelectMemoryEventAgent\(\d+\)|"
+    r"_SystemRegisters\.cycle = .*|_TrapContexts\[\[0\]\]\.valid = FALSE|"
+    r"assert _MemoryEventCount == .*|assert !_MemoryEvent.*|assert _SystemRegisters\.cycle == .*|"
+    r"assert _MemoryEvents\[\[\d+\]\]\.(agent|order|write_performed|read_value) .*|"
+    r"assert _MemoryEvents\[\[\d+\]\]\.write_performed|_SystemRegisters\.core_state = Zeros\{PTO_XLEN\}|"
+    r"assert !?_TrapContexts\[\[\d\]\].*|assert ScalarAGU\w+OfForm.*|"
+    r"assert DecodeScalar.*|assert ScalarOperationOfForm.*|assert ScalarHandlerOfForm.*|"
+    r"assert InstructionContract.*|WriteBPC\(.*\)|_CommitArgument = .*|"
+    r"assert '[01]+' [+-] '[01]+' == '[01]+'|return 0)$")
+
+
+def cases_of(body):
+    """Splits a function body into cases at each execution; yields Case or raises."""
+    names, loads, events = {}, {}, {}
+    case = Case()
+    status_names = set()
+    for st in statements(body):
+        if IGNORED.match(st):
+            if st.startswith("ResetProfileState") and case.exec is not None:
+                yield case
+                case = Case()
+            continue
+        m = re.fullmatch(r"(?:let|var) (\w+)(?:: [\w(){}]+)? = (ExecuteScalarInstruction\((.+), (\d+)\))", st)
+        if m or st.startswith("ExecuteScalarInstruction("):
+            if case.exec is not None:
+                yield case
+                case = Case()
+            events.clear()
+            inner = m.group(3) if m else st[len("ExecuteScalarInstruction("):st.rindex(",")]
+            bits = int(m.group(4)) if m else int(st[st.rindex(",") + 1:].strip(" )"))
+            case.exec = (evaluate(inner, names)[0], bits)
+            if m:
+                status_names.add(m.group(1))
+            continue
+        m = re.fullmatch(r"(?:let|var) (\w+)(?:: [\w(){}]+)? = (.+)", st)
+        if m:
+            names[m.group(1)] = evaluate(m.group(2), names)
+            continue
+        m = re.fullmatch(r"(\w+)\[(\d+):(\d+)\] = (.+)", st)
+        if m and m.group(1) in names:
+            value, width = names[m.group(1)]
+            hi, lo = int(m.group(2)), int(m.group(3))
+            field, _ = evaluate(m.group(4), names)
+            mask = ((1 << (hi - lo + 1)) - 1) << lo
+            names[m.group(1)] = ((value & ~mask) | ((field << lo) & mask), width)
+            continue
+        if case.exec is None:
+            m = re.fullmatch(r"WriteGPR\((\d+), (.+)\)", st)
+            if m:
+                case.setup.append("gpr %s 0x%x" % (m.group(1), evaluate(m.group(2), names)[0]))
+                continue
+            m = re.fullmatch(r"_([TU])Queue\[\[(\d)\]\] = (.+)", st)
+            if m:
+                case.setup.append("queue %s %s 0x%x" % (m.group(1).lower(), m.group(2),
+                                                         evaluate(m.group(3), names)[0]))
+                continue
+            if re.fullmatch(r"_[TU]QueueValid\[\[\d\]\] = TRUE", st):
+                continue
+            m = re.fullmatch(r"PushTemporaryQueue\(TRUE, (.+)\)", st)
+            if m:
+                case.setup.append("push t 0x%x" % evaluate(m.group(1), names)[0])
+                continue
+            m = re.fullmatch(r"Store\((.+), (\d), (.+)\)", st)
+            if m:
+                case.setup.append("mem 0x%x %s 0x%x" % (evaluate(m.group(1), names)[0], m.group(2),
+                                                        evaluate(m.group(3), names)[0]))
+                continue
+            m = re.fullmatch(r"_ReturnAddress = (.+)", st)
+            if m:
+                case.setup.append("return 0x%x" % evaluate(m.group(1), names)[0])
+                continue
+            m = re.fullmatch(r"WriteTPC\((.+)\)", st)
+            if m:
+                case.setup.append("tpc 0x%x" % evaluate(m.group(1), names)[0])
+                continue
+            m = re.fullmatch(r"assert ReadTPC\(\) == (.+)", st)
+            if m:
+                continue
+            raise Unsupported(st)
+        m = re.fullmatch(r"assert (\w+) == ScalarExecution_\w+", st)
+        if m and m.group(1) in status_names:
+            continue
+        m = re.fullmatch(r"assert _LastFault == (Fault_\w+)", st)
+        if m:
+            case.expect.append("expect fault " + m.group(1))
+            continue
+        m = re.fullmatch(r"assert ReadGPR\((\d+)\) == (.+)", st)
+        if m:
+            case.expect.append("expect gpr %s 0x%x" % (m.group(1), evaluate(m.group(2), names)[0]))
+            continue
+        m = re.fullmatch(r"assert ReadTPC\(\) == (.+)", st)
+        if m:
+            case.expect.append("expect tpc 0x%x" % evaluate(m.group(1), names)[0])
+            continue
+        m = re.fullmatch(r"assert _FaultAddress == (.+)", st)
+        if m:
+            case.expect.append("expect fault_address 0x%x" % evaluate(m.group(1), names)[0])
+            continue
+        m = re.fullmatch(r"assert _ReturnAddress == (.+)", st)
+        if m:
+            case.expect.append("expect return 0x%x" % evaluate(m.group(1), names)[0])
+            continue
+        m = re.fullmatch(r"let (\w+) = LoadUnsigned\((.+), (\d)\)", st)
+        if m:
+            loads[m.group(1)] = (evaluate(m.group(2), names)[0], int(m.group(3)))
+            continue
+        m = re.fullmatch(r"assert (\w+) == (.+)", st)
+        if m and m.group(1) in loads:
+            address, size = loads[m.group(1)]
+            case.expect.append("expect mem 0x%x %d 0x%x" % (address, size,
+                                                          evaluate(m.group(2), names)[0]))
+            continue
+        m = re.fullmatch(r"assert _MemoryEvents\[\[(\d+)\]\]\.(kind|address|size_bytes|write_value) == (.+)", st)
+        if m:
+            event = events.setdefault(int(m.group(1)), {})
+            event[m.group(2)] = m.group(3) if m.group(2) == "kind" else evaluate(m.group(3), names)[0]
+            if event.get("kind") == "MemoryEvent_Store" and len(event) == 4:
+                case.expect.append("expect mem 0x%x %d 0x%x" % (
+                    event["address"], event["size_bytes"], event["write_value"]))
+            continue
+        m = re.fullmatch(r"assert _([TU])Queue\[\[(\d)\]\] == (.+)", st)
+        if m:
+            case.expect.append("expect queue %s %s 0x%x" % (m.group(1).lower(), m.group(2),
+                                                            evaluate(m.group(3), names)[0]))
+            continue
+        raise Unsupported(st)
+    if case.exec is not None:
+        yield case
+
+
+def avs_mains(spec):
+    """(AVS ID, path, body of main, called Validate function or None) for scalar AVS files."""
+    root = os.path.join(spec, "tests", "asl", "scalar")
+    for directory, _, files in sorted(os.walk(root)):
+        for name in sorted(files):
+            if not name.endswith(".asl"):
+                continue
+            path = os.path.join(directory, name)
+            text = open(path, encoding="utf-8").read()
+            m = re.search(r"PTO-TEST: (\{.*\})", text)
+            if not m:
+                continue
+            avs_id = json.loads(m.group(1))["id"]
+            body = text[text.index("begin"):]
+            call = re.search(r"^\s*(ValidateScalar\w+)\(\);", body, re.M)
+            yield avs_id, os.path.relpath(path, root), body, call.group(1) if call else None
+
+
+def write_doc(path, index):
+    replayed = sum(1 for v in index.values() if "cases" in v)
+    lines = [
+        "# Scalar AVS\n\n",
+        "Every scalar AVS ID of the spec (`tests/asl/scalar/**`), generated by\n",
+        "`scripts/gen_scalar_avs.py` with the test that replays it. %d of %d IDs are\n"
+        % (replayed, len(index)),
+        "replayed from `tests/vectors/scalar-avs.vec` by\n",
+        "`ScalarAvsTest.EveryExtractedWitness` (tests/frontend/scalar_avs_test.cpp):\n",
+        "registers, queues, memory and TPC set on every PE, one instruction executed,\n",
+        "every checked register, queue entry, memory word, TPC, fault and fault address\n",
+        "compared. The others are not replayed yet; the column names the first\n",
+        "statement outside the extractor's vocabulary (block, trap-bank, FP-flag or\n",
+        "reservation state) or says the witness checks decode only.\n\n",
+        "Regenerate (needs a spec checkout and its generated functions):\n\n",
+        "```sh\n",
+        "(cd SPEC && scripts/generate-asl-decoders --kind monolithic) > /tmp/mono.asl\n",
+        "scripts/gen_scalar_avs.py --spec SPEC --generated /tmp/mono.asl\n",
+        "```\n\n",
+        "| AVS ID | spec file | test |\n|---|---|---|\n",
+    ]
+    for avs_id in sorted(index):
+        entry = index[avs_id]
+        if "cases" in entry:
+            test = "`ScalarAvsTest.EveryExtractedWitness` (%d case%s)" % (
+                entry["cases"], "" if entry["cases"] == 1 else "s")
+        else:
+            reason = entry["left_out"].replace("|", "\\|").replace("`", "'")
+            if len(reason) > 70:
+                reason = reason[:70] + "..."
+            test = "not replayed: `%s`" % reason
+        lines.append("| %s | `%s` | %s |\n" % (avs_id, entry["path"], test))
+    with open(path, "w", encoding="utf-8") as f:
+        f.writelines(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--spec", required=True)
+    parser.add_argument("--generated", required=True)
+    parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "tests",
+                                                       "vectors", "scalar-avs.vec"))
+    parser.add_argument("--doc", default=os.path.join(os.path.dirname(__file__), "..", "docs", "avs",
+                                                       "scalar.md"))
+    args = parser.parse_args()
+    generated = open(args.generated, encoding="utf-8").read()
+    functions = {m.group(1): m.group(2) for m in
+                 re.finditer(r"^func (ValidateScalar\w+)\(\)\n(.*?)^end;", generated, re.M | re.S)}
+    out = ["# GENERATED by scripts/gen_scalar_avs.py from the spec's scalar witnesses; facts only.\n"]
+    index = {}
+    for avs_id, path, body, call in avs_mains(args.spec):
+        source = functions.get(call) if call else body
+        if source is None:
+            index[avs_id] = {"path": path, "left_out": "generated function %s not found" % call}
+            continue
+        kept, reason = [], None
+        try:
+            for number, case in enumerate(cases_of(source)):
+                if not case.expect:
+                    continue
+                kept.append(["case %s#%d" % (avs_id, number)] + case.setup +
+                            ["exec 0x%x %d" % case.exec] + case.expect + ["end"])
+        except Unsupported as error:
+            reason = str(error)
+            kept = []
+        except KeyError as error:
+            reason = "unknown name %s" % error
+            kept = []
+        if kept:
+            for lines in kept:
+                out.append("\n".join(lines) + "\n")
+            index[avs_id] = {"path": path, "cases": len(kept)}
+        else:
+            index[avs_id] = {"path": path,
+                             "left_out": reason or "no execution with a checked result"}
+    with open(args.out, "w", encoding="utf-8") as f:
+        f.writelines(out)
+    write_doc(args.doc, index)
+    kept = sum(1 for v in index.values() if "cases" in v)
+    print("%d AVS IDs, %d replayed (%d cases), %d left out" % (
+        len(index), kept, sum(v.get("cases", 0) for v in index.values()), len(index) - kept),
+        file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
