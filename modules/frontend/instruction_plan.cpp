@@ -173,6 +173,146 @@ bool plan_compare(const isa::FormInfo& form, FormPlan& plan) {
   return true;
 }
 
+// The single-destination forms whose plan is the op and its kind.
+struct NamedOp {
+  std::string_view mnemonic;
+  Op op;
+  BinaryKind binary;
+  bool word;
+};
+static constexpr NamedOp kNamed[] = {
+    {"ADD", Op::Binary, BinaryKind::Add, false},
+    {"SUB", Op::Binary, BinaryKind::Sub, false},
+    {"AND", Op::Binary, BinaryKind::And, false},
+    {"OR", Op::Binary, BinaryKind::Or, false},
+    {"XOR", Op::Binary, BinaryKind::Xor, false},
+    {"ADDW", Op::Binary, BinaryKind::Add, true},
+    {"SUBW", Op::Binary, BinaryKind::Sub, true},
+    {"ANDW", Op::Binary, BinaryKind::And, true},
+    {"ORW", Op::Binary, BinaryKind::Or, true},
+    {"XORW", Op::Binary, BinaryKind::Xor, true},
+    {"ADDI", Op::BinaryImmediate, BinaryKind::Add, false},
+    {"SUBI", Op::BinaryImmediate, BinaryKind::Sub, false},
+    {"ANDI", Op::BinaryImmediate, BinaryKind::And, false},
+    {"ORI", Op::BinaryImmediate, BinaryKind::Or, false},
+    {"XORI", Op::BinaryImmediate, BinaryKind::Xor, false},
+    {"HL.ADDI", Op::BinaryImmediate, BinaryKind::Add, false},
+    {"HL.SUBI", Op::BinaryImmediate, BinaryKind::Sub, false},
+    {"HL.ANDI", Op::BinaryImmediate, BinaryKind::And, false},
+    {"HL.ORI", Op::BinaryImmediate, BinaryKind::Or, false},
+    {"HL.XORI", Op::BinaryImmediate, BinaryKind::Xor, false},
+    {"ADDIW", Op::BinaryImmediate, BinaryKind::Add, true},
+    {"SUBIW", Op::BinaryImmediate, BinaryKind::Sub, true},
+    {"ANDIW", Op::BinaryImmediate, BinaryKind::And, true},
+    {"ORIW", Op::BinaryImmediate, BinaryKind::Or, true},
+    {"XORIW", Op::BinaryImmediate, BinaryKind::Xor, true},
+    {"HL.ADDIW", Op::BinaryImmediate, BinaryKind::Add, true},
+    {"HL.SUBIW", Op::BinaryImmediate, BinaryKind::Sub, true},
+    {"HL.ANDIW", Op::BinaryImmediate, BinaryKind::And, true},
+    {"HL.ORIW", Op::BinaryImmediate, BinaryKind::Or, true},
+    {"HL.XORIW", Op::BinaryImmediate, BinaryKind::Xor, true},
+    {"SLLI", Op::BinaryImmediate, BinaryKind::Sll, false},
+    {"SRLI", Op::BinaryImmediate, BinaryKind::Srl, false},
+    {"SRAI", Op::BinaryImmediate, BinaryKind::Sra, false},
+    {"SLLIW", Op::BinaryImmediate, BinaryKind::Sll, true},
+    {"SRLIW", Op::BinaryImmediate, BinaryKind::Srl, true},
+    {"SRAIW", Op::BinaryImmediate, BinaryKind::Sra, true},
+    {"SLL", Op::RegisterBinary, BinaryKind::Sll, false},
+    {"SRL", Op::RegisterBinary, BinaryKind::Srl, false},
+    {"SRA", Op::RegisterBinary, BinaryKind::Sra, false},
+    {"SLLW", Op::RegisterBinary, BinaryKind::Sll, true},
+    {"SRLW", Op::RegisterBinary, BinaryKind::Srl, true},
+    {"SRAW", Op::RegisterBinary, BinaryKind::Sra, true},
+    {"MIN", Op::RegisterBinary, BinaryKind::Min, false},
+    {"MINU", Op::RegisterBinary, BinaryKind::Minu, false},
+    {"MAX", Op::RegisterBinary, BinaryKind::Max, false},
+    {"MAXU", Op::RegisterBinary, BinaryKind::Maxu, false},
+    {"MUL", Op::RegisterBinary, BinaryKind::Mul, false},
+    {"MULU", Op::RegisterBinary, BinaryKind::Mul, false},
+    // ScalarMultiplyW: both take the low 32 bits of the product.
+    {"MULW", Op::RegisterBinary, BinaryKind::Mul, true},
+    {"MULUW", Op::RegisterBinary, BinaryKind::Mul, true},
+    {"DIV", Op::RegisterBinary, BinaryKind::Div, false},
+    {"DIVU", Op::RegisterBinary, BinaryKind::Divu, false},
+    {"REM", Op::RegisterBinary, BinaryKind::Rem, false},
+    {"REMU", Op::RegisterBinary, BinaryKind::Remu, false},
+    {"DIVW", Op::RegisterBinary, BinaryKind::Div, true},
+    {"DIVUW", Op::RegisterBinary, BinaryKind::Divu, true},
+    {"REMW", Op::RegisterBinary, BinaryKind::Rem, true},
+    {"REMUW", Op::RegisterBinary, BinaryKind::Remu, true},
+    {"MADD", Op::MultiplyAdd, BinaryKind::Add, false},
+    {"MADDW", Op::MultiplyAdd, BinaryKind::Add, true},
+    {"HL.MIADD", Op::MultiplyAdd, BinaryKind::Add, false},
+    {"HL.MISUB", Op::MultiplyAdd, BinaryKind::Sub, false},
+    {"C.ADD", Op::CompressedBinary, BinaryKind::Add, false},
+    {"C.SUB", Op::CompressedBinary, BinaryKind::Sub, false},
+    {"C.AND", Op::CompressedBinary, BinaryKind::And, false},
+    {"C.OR", Op::CompressedBinary, BinaryKind::Or, false},
+    {"C.ADDI", Op::CompressedBinary, BinaryKind::Add, false},
+    {"C.SLLI", Op::CompressedBinary, BinaryKind::Sll, false},
+    {"C.SRLI", Op::CompressedBinary, BinaryKind::Srl, false},
+    {"C.MOVR", Op::Move, BinaryKind::Add, false},
+    {"ADDTPC", Op::AddToPc, BinaryKind::Add, false},
+    {"HL.ADDTPC", Op::AddToPc, BinaryKind::Add, false},
+    {"CSEL", Op::Select, BinaryKind::Add, false},
+    {"J", Op::Jump, BinaryKind::Add, false},
+    {"JR", Op::JumpRegister, BinaryKind::Add, false},
+    {"SETRET", Op::SetReturn, BinaryKind::Add, false},
+    {"C.SETRET", Op::SetReturn, BinaryKind::Add, false},
+    {"HL.SETRET", Op::SetReturn, BinaryKind::Add, false},
+    {"SSRGET", Op::SystemRegisterGet, BinaryKind::Add, false},
+    {"HL.SSRGET", Op::SystemRegisterGet, BinaryKind::Add, false},
+    {"SSRSET", Op::SystemRegisterSet, BinaryKind::Add, false},
+    {"HL.SSRSET", Op::SystemRegisterSet, BinaryKind::Add, false},
+    {"FENCE.D", Op::Fence, BinaryKind::Add, false},
+    {"FENCE.I", Op::Fence, BinaryKind::Add, false},
+    {"EBREAK", Op::Breakpoint, BinaryKind::Add, false},
+    {"C.EBREAK", Op::Breakpoint, BinaryKind::Add, false},
+    {"ASSERT", Op::Assert, BinaryKind::Add, false},
+    {"ACRE", Op::EnterRequest, BinaryKind::Add, false},
+    {"ACRC", Op::CloseRequest, BinaryKind::Add, false},
+};
+
+// The two-destination ALU forms (RegDst0, RegDst1).
+struct NamedPair {
+  std::string_view mnemonic;
+  PairKind kind;
+  bool word;
+};
+static constexpr NamedPair kPairs[] = {
+    {"HL.MUL", PairKind::Multiply, false},     {"HL.MULU", PairKind::MultiplyUnsigned, false},
+    {"HL.MADD", PairKind::MultiplyAdd, false}, {"HL.MADDW", PairKind::MultiplyAdd, true},
+    {"HL.DIV", PairKind::Divide, false},       {"HL.DIVU", PairKind::DivideUnsigned, false},
+    {"HL.DIVW", PairKind::Divide, true},       {"HL.DIVUW", PairKind::DivideUnsigned, true},
+    {"HL.REM", PairKind::Remainder, false},    {"HL.REMU", PairKind::RemainderUnsigned, false},
+    {"HL.REMW", PairKind::Remainder, true},    {"HL.REMUW", PairKind::RemainderUnsigned, true},
+    {"HL.CCAT", PairKind::Concatenate, false}, {"HL.CCATW", PairKind::Concatenate, true},
+};
+
+// The bit-field forms and their fixed widths.
+struct NamedBitfield {
+  std::string_view mnemonic;
+  BitfieldKind kind;
+  std::uint8_t fixed_width;  // C.SEXT / C.ZEXT: no imml, result to t
+};
+static constexpr NamedBitfield kBitfields[] = {
+    {"BXS", BitfieldKind::ExtractSigned, 0},
+    {"BXU", BitfieldKind::ExtractUnsigned, 0},
+    {"CLZ", BitfieldKind::CountLeading, 0},
+    {"CTZ", BitfieldKind::CountTrailing, 0},
+    {"BCNT", BitfieldKind::Population, 0},
+    {"BIC", BitfieldKind::Clear, 0},
+    {"BIS", BitfieldKind::Set, 0},
+    {"REV", BitfieldKind::ReverseBytes, 0},
+    {"HL.BFI", BitfieldKind::Insert, 0},
+    {"C.SEXT.B", BitfieldKind::ExtractSigned, 8},
+    {"C.SEXT.H", BitfieldKind::ExtractSigned, 16},
+    {"C.SEXT.W", BitfieldKind::ExtractSigned, 32},
+    {"C.ZEXT.B", BitfieldKind::ExtractUnsigned, 8},
+    {"C.ZEXT.H", BitfieldKind::ExtractUnsigned, 16},
+    {"C.ZEXT.W", BitfieldKind::ExtractUnsigned, 32},
+};
+
 // The row of a mnemonic-keyed table, or nullptr.
 template <class Row, std::size_t N>
 const Row* find_row(const Row (&table)[N], std::string_view mnemonic) {
@@ -184,110 +324,15 @@ const Row* find_row(const Row (&table)[N], std::string_view mnemonic) {
 
 // The single-destination forms whose plan is the op and its kind.
 bool plan_named(const isa::FormInfo& form, FormPlan& plan) {
-  struct Named {
-    std::string_view mnemonic;
-    Op op;
-    BinaryKind binary;
-    bool word;
-  };
-  static constexpr Named kNamed[] = {
-      {"ADD", Op::Binary, BinaryKind::Add, false},
-      {"SUB", Op::Binary, BinaryKind::Sub, false},
-      {"AND", Op::Binary, BinaryKind::And, false},
-      {"OR", Op::Binary, BinaryKind::Or, false},
-      {"XOR", Op::Binary, BinaryKind::Xor, false},
-      {"ADDW", Op::Binary, BinaryKind::Add, true},
-      {"SUBW", Op::Binary, BinaryKind::Sub, true},
-      {"ANDW", Op::Binary, BinaryKind::And, true},
-      {"ORW", Op::Binary, BinaryKind::Or, true},
-      {"XORW", Op::Binary, BinaryKind::Xor, true},
-      {"ADDI", Op::BinaryImmediate, BinaryKind::Add, false},
-      {"SUBI", Op::BinaryImmediate, BinaryKind::Sub, false},
-      {"ANDI", Op::BinaryImmediate, BinaryKind::And, false},
-      {"ORI", Op::BinaryImmediate, BinaryKind::Or, false},
-      {"XORI", Op::BinaryImmediate, BinaryKind::Xor, false},
-      {"HL.ADDI", Op::BinaryImmediate, BinaryKind::Add, false},
-      {"HL.SUBI", Op::BinaryImmediate, BinaryKind::Sub, false},
-      {"HL.ANDI", Op::BinaryImmediate, BinaryKind::And, false},
-      {"HL.ORI", Op::BinaryImmediate, BinaryKind::Or, false},
-      {"HL.XORI", Op::BinaryImmediate, BinaryKind::Xor, false},
-      {"ADDIW", Op::BinaryImmediate, BinaryKind::Add, true},
-      {"SUBIW", Op::BinaryImmediate, BinaryKind::Sub, true},
-      {"ANDIW", Op::BinaryImmediate, BinaryKind::And, true},
-      {"ORIW", Op::BinaryImmediate, BinaryKind::Or, true},
-      {"XORIW", Op::BinaryImmediate, BinaryKind::Xor, true},
-      {"HL.ADDIW", Op::BinaryImmediate, BinaryKind::Add, true},
-      {"HL.SUBIW", Op::BinaryImmediate, BinaryKind::Sub, true},
-      {"HL.ANDIW", Op::BinaryImmediate, BinaryKind::And, true},
-      {"HL.ORIW", Op::BinaryImmediate, BinaryKind::Or, true},
-      {"HL.XORIW", Op::BinaryImmediate, BinaryKind::Xor, true},
-      {"SLLI", Op::BinaryImmediate, BinaryKind::Sll, false},
-      {"SRLI", Op::BinaryImmediate, BinaryKind::Srl, false},
-      {"SRAI", Op::BinaryImmediate, BinaryKind::Sra, false},
-      {"SLLIW", Op::BinaryImmediate, BinaryKind::Sll, true},
-      {"SRLIW", Op::BinaryImmediate, BinaryKind::Srl, true},
-      {"SRAIW", Op::BinaryImmediate, BinaryKind::Sra, true},
-      {"SLL", Op::RegisterBinary, BinaryKind::Sll, false},
-      {"SRL", Op::RegisterBinary, BinaryKind::Srl, false},
-      {"SRA", Op::RegisterBinary, BinaryKind::Sra, false},
-      {"SLLW", Op::RegisterBinary, BinaryKind::Sll, true},
-      {"SRLW", Op::RegisterBinary, BinaryKind::Srl, true},
-      {"SRAW", Op::RegisterBinary, BinaryKind::Sra, true},
-      {"MIN", Op::RegisterBinary, BinaryKind::Min, false},
-      {"MINU", Op::RegisterBinary, BinaryKind::Minu, false},
-      {"MAX", Op::RegisterBinary, BinaryKind::Max, false},
-      {"MAXU", Op::RegisterBinary, BinaryKind::Maxu, false},
-      {"MUL", Op::RegisterBinary, BinaryKind::Mul, false},
-      {"MULU", Op::RegisterBinary, BinaryKind::Mul, false},
-      // ScalarMultiplyW: both take the low 32 bits of the product.
-      {"MULW", Op::RegisterBinary, BinaryKind::Mul, true},
-      {"MULUW", Op::RegisterBinary, BinaryKind::Mul, true},
-      {"DIV", Op::RegisterBinary, BinaryKind::Div, false},
-      {"DIVU", Op::RegisterBinary, BinaryKind::Divu, false},
-      {"REM", Op::RegisterBinary, BinaryKind::Rem, false},
-      {"REMU", Op::RegisterBinary, BinaryKind::Remu, false},
-      {"DIVW", Op::RegisterBinary, BinaryKind::Div, true},
-      {"DIVUW", Op::RegisterBinary, BinaryKind::Divu, true},
-      {"REMW", Op::RegisterBinary, BinaryKind::Rem, true},
-      {"REMUW", Op::RegisterBinary, BinaryKind::Remu, true},
-      {"MADD", Op::MultiplyAdd, BinaryKind::Add, false},
-      {"MADDW", Op::MultiplyAdd, BinaryKind::Add, true},
-      {"HL.MIADD", Op::MultiplyAdd, BinaryKind::Add, false},
-      {"HL.MISUB", Op::MultiplyAdd, BinaryKind::Sub, false},
-      {"C.ADD", Op::CompressedBinary, BinaryKind::Add, false},
-      {"C.SUB", Op::CompressedBinary, BinaryKind::Sub, false},
-      {"C.AND", Op::CompressedBinary, BinaryKind::And, false},
-      {"C.OR", Op::CompressedBinary, BinaryKind::Or, false},
-      {"C.ADDI", Op::CompressedBinary, BinaryKind::Add, false},
-      {"C.SLLI", Op::CompressedBinary, BinaryKind::Sll, false},
-      {"C.SRLI", Op::CompressedBinary, BinaryKind::Srl, false},
-      {"C.MOVR", Op::Move, BinaryKind::Add, false},
-      {"ADDTPC", Op::AddToPc, BinaryKind::Add, false},
-      {"CSEL", Op::Select, BinaryKind::Add, false},
-      {"J", Op::Jump, BinaryKind::Add, false},
-      {"JR", Op::JumpRegister, BinaryKind::Add, false},
-      {"SETRET", Op::SetReturn, BinaryKind::Add, false},
-      {"C.SETRET", Op::SetReturn, BinaryKind::Add, false},
-      {"SSRGET", Op::SystemRegisterGet, BinaryKind::Add, false},
-      {"HL.SSRGET", Op::SystemRegisterGet, BinaryKind::Add, false},
-      {"SSRSET", Op::SystemRegisterSet, BinaryKind::Add, false},
-      {"HL.SSRSET", Op::SystemRegisterSet, BinaryKind::Add, false},
-      {"FENCE.D", Op::Fence, BinaryKind::Add, false},
-      {"FENCE.I", Op::Fence, BinaryKind::Add, false},
-      {"EBREAK", Op::Breakpoint, BinaryKind::Add, false},
-      {"C.EBREAK", Op::Breakpoint, BinaryKind::Add, false},
-      {"ASSERT", Op::Assert, BinaryKind::Add, false},
-      {"ACRE", Op::EnterRequest, BinaryKind::Add, false},
-      {"ACRC", Op::CloseRequest, BinaryKind::Add, false},
-  };
   const std::string_view m = form.mnemonic;
-  const Named* named = find_row(kNamed, m);
+  const NamedOp* named = find_row(kNamed, m);
   if (named == nullptr) return false;
   plan.op = named->op;
   plan.binary = named->binary;
   plan.word = named->word;
   if (plan.op == Op::BinaryImmediate && plan.imm < 0) plan.imm = plan.shamt;  // shifts by shamt
   if (m == "C.SLLI" || m == "C.SRLI") plan.implicit_srcl = kFirstT;
+  if (field(form, "imm32") >= 0) plan.imm_bits = 32;  // HL.ADDTPC, HL.SETRET
   if (plan.op == Op::SystemRegisterGet || plan.op == Op::SystemRegisterSet) {
     plan.imm = field(form, "SSR_ID");
   }
@@ -298,21 +343,7 @@ bool plan_named(const isa::FormInfo& form, FormPlan& plan) {
 
 // The two-destination ALU forms (RegDst0, RegDst1).
 bool plan_pair(const isa::FormInfo& form, FormPlan& plan) {
-  struct Named {
-    std::string_view mnemonic;
-    PairKind kind;
-    bool word;
-  };
-  static constexpr Named kPairs[] = {
-      {"HL.MUL", PairKind::Multiply, false},     {"HL.MULU", PairKind::MultiplyUnsigned, false},
-      {"HL.MADD", PairKind::MultiplyAdd, false}, {"HL.MADDW", PairKind::MultiplyAdd, true},
-      {"HL.DIV", PairKind::Divide, false},       {"HL.DIVU", PairKind::DivideUnsigned, false},
-      {"HL.DIVW", PairKind::Divide, true},       {"HL.DIVUW", PairKind::DivideUnsigned, true},
-      {"HL.REM", PairKind::Remainder, false},    {"HL.REMU", PairKind::RemainderUnsigned, false},
-      {"HL.REMW", PairKind::Remainder, true},    {"HL.REMUW", PairKind::RemainderUnsigned, true},
-      {"HL.CCAT", PairKind::Concatenate, false}, {"HL.CCATW", PairKind::Concatenate, true},
-  };
-  const Named* named = find_row(kPairs, form.mnemonic);
+  const NamedPair* named = find_row(kPairs, form.mnemonic);
   if (named == nullptr) return false;
   plan.op = Op::Pair;
   plan.pair = named->kind;
@@ -325,29 +356,7 @@ bool plan_pair(const isa::FormInfo& form, FormPlan& plan) {
 // The bit-field forms: imm holds the width field (imml, or HL.BFI's first bit
 // immr), shamt the offset (imms, REV's immr, HL.BFI's last bit imms).
 bool plan_bitfield(const isa::FormInfo& form, FormPlan& plan) {
-  struct Named {
-    std::string_view mnemonic;
-    BitfieldKind kind;
-    std::uint8_t fixed_width;  // C.SEXT / C.ZEXT: no imml, result to t
-  };
-  static constexpr Named kBitfields[] = {
-      {"BXS", BitfieldKind::ExtractSigned, 0},
-      {"BXU", BitfieldKind::ExtractUnsigned, 0},
-      {"CLZ", BitfieldKind::CountLeading, 0},
-      {"CTZ", BitfieldKind::CountTrailing, 0},
-      {"BCNT", BitfieldKind::Population, 0},
-      {"BIC", BitfieldKind::Clear, 0},
-      {"BIS", BitfieldKind::Set, 0},
-      {"REV", BitfieldKind::ReverseBytes, 0},
-      {"HL.BFI", BitfieldKind::Insert, 0},
-      {"C.SEXT.B", BitfieldKind::ExtractSigned, 8},
-      {"C.SEXT.H", BitfieldKind::ExtractSigned, 16},
-      {"C.SEXT.W", BitfieldKind::ExtractSigned, 32},
-      {"C.ZEXT.B", BitfieldKind::ExtractUnsigned, 8},
-      {"C.ZEXT.H", BitfieldKind::ExtractUnsigned, 16},
-      {"C.ZEXT.W", BitfieldKind::ExtractUnsigned, 32},
-  };
-  const Named* named = find_row(kBitfields, form.mnemonic);
+  const NamedBitfield* named = find_row(kBitfields, form.mnemonic);
   if (named == nullptr) return false;
   plan.op = Op::Bitfield;
   plan.bitfield = named->kind;
@@ -401,6 +410,17 @@ InstructionPlans::InstructionPlans(isa::IsaRelease release) {
       plan_scalar(form, plans_[i]);
     }
   }
+}
+
+std::vector<std::string_view> bound_mnemonics() {
+  std::vector<std::string_view> mnemonics;
+  for (const NamedOp& row : kNamed)
+    mnemonics.push_back(row.mnemonic);
+  for (const NamedPair& row : kPairs)
+    mnemonics.push_back(row.mnemonic);
+  for (const NamedBitfield& row : kBitfields)
+    mnemonics.push_back(row.mnemonic);
+  return mnemonics;
 }
 
 const InstructionPlans& InstructionPlans::for_release(isa::IsaRelease release) {

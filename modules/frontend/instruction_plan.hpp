@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "arch/block_descriptor.hpp"
@@ -125,6 +126,8 @@ struct FormPlan {
   // The selectors a form reads or writes without naming them (C.SLLI reads
   // t#1, C.CMP.EQI and C.SEXT.B write t): used when rd / srcl is absent.
   std::uint8_t implicit_rd = 0, implicit_srcl = 0;
+  // AddToPc / SetReturn: the immediate's width (imm20, HL. imm32).
+  std::uint8_t imm_bits = 20;
   // Op::Bitfield: the field width when the form has no imml (C.SEXT.B: 8).
   std::uint8_t fixed_width = 0;
   // MoveImmediate: value = imm << imm_shift, zero- or sign-extended from imm_bits.
@@ -147,6 +150,9 @@ struct FormPlan {
   bool tile_start = false;
   std::uint8_t dimension = 0;  // B.DIM target LB
 };
+
+// Every mnemonic the plan tables name (the tests check each exists in a catalog).
+std::vector<std::string_view> bound_mnemonics();
 
 class InstructionPlans {
  public:

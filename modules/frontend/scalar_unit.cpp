@@ -297,7 +297,7 @@ MaybeFault ScalarUnit::execute(const PreparedInstruction& insn) {
       return std::nullopt;
     }
     case Op::AddToPc:
-      write_lanes(rd, broadcast(pc + (sign_extend(insn.imm, 20) << 12)));
+      write_lanes(rd, broadcast(pc + (sign_extend(insn.imm, plan.imm_bits) << 12)));
       return std::nullopt;
     case Op::Compare:
     case Op::CompareImmediate: {
@@ -361,8 +361,9 @@ MaybeFault ScalarUnit::execute(const PreparedInstruction& insn) {
       return std::nullopt;
     }
     case Op::SetReturn: {
-      // SETRET imm20 and C.SETRET uimm5 are zero-extended halfword offsets.
-      const std::uint64_t target = pc + ((insn.imm & 0xFFFFFu) << 1);
+      // SETRET imm20, HL.SETRET imm32 and C.SETRET uimm5 are zero-extended
+      // halfword offsets.
+      const std::uint64_t target = pc + ((insn.imm & ((V{1} << plan.imm_bits) - 1)) << 1);
       for (unsigned pe = 0; pe < kPeCount; ++pe)
         state_.set_gpr(pe, 10, target);
       state_.return_address = target;
