@@ -175,6 +175,7 @@ std::optional<Halt> FrontEnd::execute_step() {
     }
     return trap(*failed, &entry, state_.pc, traps_.fault_ring());
   }
+  if (!host_exit_) host_exit_ = scalar_.take_device_exit();
   if (host_exit_) {
     Halt halt;
     halt.kind = HaltKind::HostExit;

@@ -66,6 +66,9 @@ class FrontEnd {
   // observers see the attempt, and a pause returns HaltKind::Paused.
   std::optional<Halt> step() { return control_.attention() ? observed_step() : execute_step(); }
   ExecutionControl& control() { return control_; }
+  // Memory-mapped devices for loads and stores outside the RAM; a device's
+  // exit request (the test finisher) ends the run as a HostExit halt.
+  void attach_devices(const devices::DeviceMap* map) { scalar_.attach_devices(map); }
   const memory::Memory& memory() const { return memory_; }
   std::uint64_t instructions() const { return instructions_; }
   // Instruction attempts per decoded form (isa::all_forms() order); the last

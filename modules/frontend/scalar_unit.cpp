@@ -421,6 +421,9 @@ MaybeFault ScalarUnit::memory_access(const PreparedInstruction& insn) {
   const FormPlan& plan = *insn.plan;
   const bool store = plan.op == Op::Store;
   const auto [address, updated] = addresses(insn);
+  if (devices_ != nullptr && !plan.paired && memory_.direct(address[0], plan.size) == nullptr) {
+    if (auto done = device_access(insn, address)) return *done;
+  }
   // Pairs probe both elements on every PE before the first access.
   const unsigned elements = plan.paired ? 2 : 1;
   std::array<std::array<std::uint8_t*, kPeCount>, 2> bytes{};
@@ -471,6 +474,39 @@ MaybeFault ScalarUnit::memory_access(const PreparedInstruction& insn) {
     if (plan.update != isa::AguUpdate::None) write_lanes(insn.rd1, updated);
   }
   return std::nullopt;
+}
+
+// Lockstep PEs reach a device once: the access is PE0's, and every PE must
+// name the same register (docs/toolchain.md, "Devices"); loads write the
+// value to every PE.
+std::optional<MaybeFault> ScalarUnit::device_access(const PreparedInstruction& insn,
+                                                    const Lanes& address) {
+  const FormPlan& plan = *insn.plan;
+  const devices::DeviceWindow* window = devices_->find(address[0], plan.size);
+  if (window == nullptr) return std::nullopt;
+  for (unsigned pe = 1; pe < kPeCount; ++pe) {
+    if (address[pe] != address[0]) {
+      return arch::make_fault(
+          FaultCode::DataPage,
+          fmt::format("device access on PE{} at 0x{:x} differs from PE0's 0x{:x}", pe, address[pe],
+                      address[0]),
+          address[pe]);
+    }
+  }
+  const std::uint64_t offset = address[0] - window->base;
+  if (plan.op == Op::Store) {
+    const Lanes data = read_lanes(plan.compressed ? 24u : plan.srcd >= 0 ? insn.srcd : insn.srcl);
+    const std::uint64_t mask =
+        plan.size == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * plan.size)) - 1;
+    if (auto exit = window->device->write(offset, plan.size, data[0] & mask)) device_exit_ = exit;
+  } else {
+    std::uint64_t value = window->device->read(offset, plan.size);
+    if (plan.sign_extend) value = sign_extend(value, plan.size * 8u);
+    Lanes values;
+    values.fill(value);
+    write_lanes(plan.compressed ? 31u : insn.rd, values);
+  }
+  return MaybeFault{};
 }
 
 MaybeFault ScalarUnit::system_register(const PreparedInstruction& insn) {

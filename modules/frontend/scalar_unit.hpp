@@ -9,10 +9,12 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <utility>
 
 #include "arch/arch_state.hpp"
 #include "arch/fault.hpp"
+#include "devices/mmio_device.hpp"
 #include "frontend/prepared_instruction.hpp"
 #include "memory/memory.hpp"
 
@@ -40,11 +42,19 @@ class ScalarUnit {
   // pair's first element).
   Lanes effective_addresses(const PreparedInstruction& insn) const;
 
+  // Memory-mapped devices outside the RAM (none by default).
+  void attach_devices(const devices::DeviceMap* map) { devices_ = map; }
+  // The exit status a device write asked for during the last execute().
+  std::optional<int> take_device_exit() { return std::exchange(device_exit_, std::nullopt); }
+
  private:
   arch::MaybeFault check_sources(const PreparedInstruction& insn) const;
   arch::MaybeFault memory_access(const PreparedInstruction& insn);
   // The access address and the updated base (they differ for post-index).
   std::pair<Lanes, Lanes> addresses(const PreparedInstruction& insn) const;
+  // A load or store that misses the RAM and hits a device window.
+  std::optional<arch::MaybeFault> device_access(const PreparedInstruction& insn,
+                                                const Lanes& address);
   arch::MaybeFault system_register(const PreparedInstruction& insn);
   // read() and write() on every PE (each PE has its own registers and queues,
   // so reading all before writing any is the per-PE order).
@@ -56,6 +66,8 @@ class ScalarUnit {
 
   arch::ArchState& state_;
   memory::Memory& memory_;
+  const devices::DeviceMap* devices_ = nullptr;
+  std::optional<int> device_exit_;
 };
 
 }  // namespace ptovp::frontend

@@ -97,6 +97,9 @@ const std::vector<ChoiceKey>& choice_keys() {
       {"block.body_entry",
        {"first-scalar", "never"},
        [](PlatformConfig& c) -> std::uint8_t& { return byte_of(c.model.body_entry); }},
+      {"platform.machine",
+       {"bare", "linx-virt"},
+       [](PlatformConfig& c) -> std::uint8_t& { return byte_of(c.model.machine); }},
       {"host.services",
        {"off", "on"},
        [](PlatformConfig& c) -> std::uint8_t& {

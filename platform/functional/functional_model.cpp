@@ -15,6 +15,9 @@ cube::CubeConfig cube_config(numeric::NumericProfile profile) {
   return config;
 }
 
+// sp is R1 (ADR 0055 register names, docs/assembly.md).
+constexpr unsigned kStackPointer = 1;
+
 }  // namespace
 
 FunctionalModel::FunctionalModel(ModelConfig config, std::ostream& out, std::ostream& err)
@@ -37,7 +40,29 @@ FunctionalModel::FunctionalModel(ModelConfig config, std::ostream& out, std::ost
                                         }),
                    {}},
                config.body_entry),
-      front_end_(state_, memory_, builder_, out, err, config.front_end) {}
+      front_end_(state_, memory_, builder_, out, err, config.front_end),
+      devices_(attach_machine_devices(config.machine, front_end_, out, err)) {}
+
+std::unique_ptr<devices::LinxVirt> attach_machine_devices(Machine machine,
+                                                          frontend::FrontEnd& front_end,
+                                                          std::ostream& out, std::ostream& err) {
+  if (machine != Machine::LinxVirt) return nullptr;
+  auto devices = std::make_unique<devices::LinxVirt>(out, err);
+  front_end.attach_devices(&devices->map());
+  return devices;
+}
+
+void seed_boot_state(Machine machine, const isa::ProgramImage& image, arch::ArchState& state,
+                     const memory::Memory& memory) {
+  if (machine != Machine::LinxVirt) return;
+  std::optional<std::uint64_t> stack_symbol;
+  for (const isa::ImageSymbol& symbol : image.symbols) {
+    if (symbol.name == devices::kBootStackSymbol) stack_symbol = symbol.value;
+  }
+  const std::uint64_t sp = devices::boot_stack_pointer(stack_symbol, memory.base(), memory.size());
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe)
+    state.set_gpr(pe, kStackPointer, sp);
+}
 
 arch::MaybeFault FunctionalModel::load_bytes(std::uint64_t address,
                                              const std::vector<std::uint8_t>& bytes) {
@@ -66,6 +91,7 @@ arch::MaybeFault FunctionalModel::load(const isa::ProgramImage& image) {
     return failed;
   }
   state_.pc = image.entry;
+  seed_boot_state(config_.machine, image, state_, memory_);
   return std::nullopt;
 }
 

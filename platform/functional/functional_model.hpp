@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -15,6 +16,7 @@
 #include "arch/shared_tile_file.hpp"
 #include "block_builder/block_builder.hpp"
 #include "cube/cube_unit.hpp"
+#include "devices/linx_virt.hpp"
 #include "fabric/fabric.hpp"
 #include "frontend/front_end.hpp"
 #include "isa/program_image.hpp"
@@ -23,6 +25,10 @@
 #include "tlsu/tlsu.hpp"
 
 namespace ptovp::functional {
+
+// The device map around the PTO machine: none, or the devices of LinxISA's
+// QEMU `virt` machine (docs/toolchain.md, "Devices").
+enum class Machine : std::uint8_t { Bare, LinxVirt };
 
 struct ModelConfig {
   // The CUBE unit starts with this profile and the other knobs at their
@@ -35,7 +41,16 @@ struct ModelConfig {
   arch::CapacityConfig capacity;  // Local/Shared pools (0.58.5) or one aggregate
   block_builder::BodyEntry body_entry = block_builder::BodyEntry::FirstScalar;
   frontend::FrontEndOptions front_end;
+  Machine machine = Machine::Bare;
 };
+
+// The machine's devices, attached to the front end (nullptr for Bare).
+std::unique_ptr<devices::LinxVirt> attach_machine_devices(Machine machine,
+                                                          frontend::FrontEnd& front_end,
+                                                          std::ostream& out, std::ostream& err);
+// After loading: LinxVirt seeds sp on every PE as QEMU does.
+void seed_boot_state(Machine machine, const isa::ProgramImage& image, arch::ArchState& state,
+                     const memory::Memory& memory);
 
 struct RunResult {
   // Absent when the instruction limit stopped the run. A Stall halt is an
@@ -94,6 +109,7 @@ class FunctionalModel {
   cube::CubeUnit cube_;
   block_builder::BlockBuilder builder_;
   frontend::FrontEnd front_end_;
+  std::unique_ptr<devices::LinxVirt> devices_;
 };
 
 }  // namespace ptovp::functional

@@ -42,6 +42,8 @@ SystemCPlatform::SystemCPlatform(const sc_core::sc_module_name& name,
                                            config_.timing, log_);
            }),
       fpatr_("fpatr", config_.timing, log_) {
+  devices_ =
+      functional::attach_machine_devices(config_.model.machine, front_end_.semantics(), out, err);
   tlm::tlm_global_quantum::instance().set(config_.timing.quantum());
   builder_.set_issue_clock([this] { return front_end_.current_time(); });
 
@@ -93,6 +95,7 @@ arch::MaybeFault SystemCPlatform::load(const isa::ProgramImage& image) {
     return failed;
   }
   state_.pc = image.entry;
+  functional::seed_boot_state(config_.model.machine, image, state_, memory_.storage());
   return std::nullopt;
 }
 

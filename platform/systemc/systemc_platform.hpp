@@ -88,6 +88,7 @@ class SystemCPlatform : public sc_core::sc_module {
   fabric::FabricModule fabric_;
   block_builder::BlockBuilderModule builder_;
   frontend::FrontEndModule front_end_;
+  std::unique_ptr<devices::LinxVirt> devices_;  // the machine's devices (platform.machine)
   tlsu::TlsuModule tlsu_;
   cube::CubeUnit cube_;
   sc_core::sc_vector<cube::CubePeModule> pes_;

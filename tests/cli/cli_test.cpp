@@ -123,6 +123,46 @@ TEST_F(CliTest, AssembleDisassembleReassembleGivesIdenticalBytes) {
   EXPECT_EQ(bytes(path("again.bin")), image);
 }
 
+// platform.machine=linx-virt: the UART prints, its status reads TX ready,
+// sp starts at the top of the RAM, and the test finisher ends the run.
+TEST_F(CliTest, LinxVirtDevicesPrintSeedSpAndFinish) {
+  const std::string program =
+      "        .globl _start\n"
+      "_start: C.BSTART.STD\n"
+      "        hl.liu 0x10000000, ->a0\n"
+      "        addi zero, 'h', ->a1\n"
+      "        sbi a1, [a0, 0]\n"
+      "        addi zero, 'i', ->a1\n"
+      "        sbi a1, [a0, 0]\n"
+      "        lwi [a0, 4], ->a2         # STATUS: TX ready = 1\n"
+      "        addi a2, '0', ->a1\n"
+      "        sbi a1, [a0, 0]\n"
+      "        hl.liu 0x4000000, ->a3     # the top of the 64 MiB RAM\n"
+      "        cmp.eq sp, a3, ->a4\n"
+      "        addi a4, '0', ->a1\n"
+      "        sbi a1, [a0, 0]\n"
+      "        hl.liu 0x10009000, ->a0\n"
+      "        hl.liu FINISH, ->a1\n"
+      "        swi a1, [a0, 0]\n"
+      "        addi zero, 'X', ->a1        # not reached\n";
+  const std::string pass = write("pass.s", "        .equ FINISH, 0x5555\n" + program);
+  const std::string fail = write("fail.s", "        .equ FINISH, (7 << 16) | 0x3333\n" + program);
+  ASSERT_EQ(run("asm " + pass + " -o " + path("pass.elf")).status, 0);
+  ASSERT_EQ(run("asm " + fail + " -o " + path("fail.elf")).status, 0);
+  for (const char* engine : {"functional", "systemc"}) {
+    const std::string options =
+        std::string(" --engine ") + engine + " --set platform.machine=linx-virt";
+    Result result = run("run " + path("pass.elf") + options);
+    EXPECT_EQ(result.status, 0) << engine << ": " << result.output;
+    EXPECT_THAT(result.output, HasSubstr("hi11"));
+    result = run("run " + path("fail.elf") + options);
+    EXPECT_EQ(result.status, 1) << engine << ": " << result.output;
+    EXPECT_THAT(result.output, HasSubstr("test finisher: FAIL, code 7"));
+  }
+  // Without the machine the UART store faults outside the RAM.
+  EXPECT_NE(run("run " + path("pass.elf")).status, 0);
+}
+
 TEST_F(CliTest, AsmListsEveryErrorWithPlaceAndCaretAndExitsTwo) {
   const std::string source = write("bad.s", "BSTART.TMATMUL FP99\n  bogus x\n");
   const Result result = run("asm " + source + " -o " + path("bad.elf"));
