@@ -56,7 +56,7 @@ int run_asm(const AsmOptions& options) {
         .write(reinterpret_cast<const char*>(bytes.data()),
                static_cast<std::streamsize>(bytes.size()));
     if (!options.listing.empty()) outputs.write(options.listing, listing_text(result));
-    outputs.commit();
+    if (auto error = outputs.commit()) throw std::runtime_error(*error);
   } catch (const std::runtime_error& error) {
     std::cerr << "ptovp asm: " << error.what() << "; no image written\n";
     return kExitUsage;

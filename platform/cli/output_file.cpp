@@ -97,12 +97,18 @@ std::ostream& OutputSet::stream(const std::string& path) {
   throw std::logic_error(fmt::format("{}: not a reserved output", path));
 }
 
-void OutputSet::commit() {
-  for (const auto& file : files_)
-    file->finish();
-  for (const auto& file : files_)
-    file->commit();
+std::optional<std::string> OutputSet::commit() {
+  try {
+    for (const auto& file : files_)
+      file->finish();
+    for (const auto& file : files_)
+      file->commit();
+  } catch (const std::runtime_error& error) {
+    files_.clear();
+    return error.what();
+  }
   files_.clear();
+  return std::nullopt;
 }
 
 }  // namespace ptovp::cli

@@ -245,7 +245,10 @@ int execute(const RunOptions& options, const isa::ProgramImage& image,
   }
   if (!options.dump_state.empty())
     outputs.write(options.dump_state, functional::state_dump(engine.view()).dump(1) + "\n");
-  outputs.commit();
+  if (auto error = outputs.commit()) {
+    std::cerr << "ptovp run: " << *error << "\n";
+    return kExitUsage;
+  }
   return status;
 }
 
