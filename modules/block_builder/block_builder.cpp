@@ -162,7 +162,8 @@ MaybeFault BlockBuilder::stop(unsigned length_bytes) {
 }
 
 MaybeFault BlockBuilder::hint_trace(unsigned length_bytes, bool trace_end) {
-  const std::uint64_t sequential = state_.pc + length_bytes;
+  const std::uint64_t pc = state_.pc;
+  const std::uint64_t sequential = pc + length_bytes;
   if (state_.block.active) {
     if (auto failed = complete(state_.pc)) return failed;
   }
@@ -173,6 +174,7 @@ MaybeFault BlockBuilder::hint_trace(unsigned length_bytes, bool trace_end) {
   begin(request, state_.pc, sequential, sequential, sequential);
   state_.header.hint.present = true;
   state_.header.hint.word = trace_end ? 0x9033u : 0x1033u;  // the TRACE word with its B/E bit
+  if (trace_listener_) trace_listener_(pc, trace_end);
   return std::nullopt;
 }
 

@@ -54,6 +54,11 @@ class BlockBuilder {
       : state_(state), executors_(std::move(executors)), body_entry_(body_entry) {}
 
   BodyEntry body_entry() const { return body_entry_; }
+  // Told the PC and the B/E bit of every B.HINT TRACE that executes (the
+  // platform's regions of interest); nothing by default.
+  void set_trace_listener(std::function<void(std::uint64_t pc, bool end)> listener) {
+    trace_listener_ = std::move(listener);
+  }
   // Header phase: an active block whose body has not started.
   bool in_header() const { return state_.block.active && !state_.block.body_active; }
   // A scalar instruction executes: inside an active block it enters the body.
@@ -104,6 +109,7 @@ class BlockBuilder {
   arch::ArchState& state_;
   BlockExecutors executors_;
   BodyEntry body_entry_;
+  std::function<void(std::uint64_t, bool)> trace_listener_;
 };
 
 }  // namespace ptovp::block_builder

@@ -1,5 +1,7 @@
 #include "sc_common/activity_log.hpp"
 
+#include <algorithm>
+
 namespace ptovp::sc_common {
 
 std::string_view unit_name(Unit unit) {
@@ -24,6 +26,19 @@ void ActivityLog::capacity(const sc_core::sc_time& time, std::uint64_t bytes) {
   const CounterSample sample{time, bytes};
   if (listener_) listener_->capacity(sample);
   if (keep_slices_) capacity_.push_back(sample);
+}
+
+void ActivityLog::mark_region(const sc_core::sc_time& time, std::uint64_t pc, bool end) {
+  // A region ends when the last block issued in it has finished.
+  const ActivityTotals now{end ? std::max(time, last_end_) : time, busy_, macs_, bytes_};
+  if (!end) {
+    open_regions_.emplace_back(pc, now);
+    return;
+  }
+  if (open_regions_.empty()) return;
+  regions_.push_back({open_regions_.back().first, pc, std::move(open_regions_.back().second), now});
+  open_regions_.pop_back();
+  if (listener_) listener_->region(regions_.back());
 }
 
 }  // namespace ptovp::sc_common

@@ -44,6 +44,21 @@ struct CounterSample {
   std::uint64_t value;
 };
 
+// What the units had done by one point in simulated time (a region's mark).
+struct ActivityTotals {
+  sc_core::sc_time time;
+  std::array<sc_core::sc_time, kUnitCount> busy{};
+  std::map<std::string, std::uint64_t> macs, bytes;
+};
+
+// A region of interest between a B.HINT TRACE begin and its end
+// (docs/debugging.md, "Regions of interest"): the blocks issued in it.
+struct Region {
+  std::uint64_t begin_pc = 0;
+  std::uint64_t end_pc = 0;
+  ActivityTotals begin, end;
+};
+
 // Receives each slice and each capacity change as it is recorded, so a trace
 // of a long run streams to its file instead of waiting in memory.
 class ActivityListener {
@@ -51,6 +66,8 @@ class ActivityListener {
   virtual ~ActivityListener() = default;
   virtual void slice(const Slice& slice) = 0;
   virtual void capacity(const CounterSample& sample) = 0;
+  // A region of interest closed (mark_region).
+  virtual void region(const Region& region) = 0;
 };
 
 class ActivityLog {
@@ -84,6 +101,12 @@ class ActivityLog {
     bytes_[std::string(direction)] += bytes;
   }
   void count_activation(Unit unit) { ++activations_[static_cast<std::size_t>(unit)]; }
+  // A B.HINT TRACE at `pc` began (end = false) or ended a region at `time`,
+  // the front end's time; the region lasts until its last block finished.
+  // Regions nest; an end with none open is ignored.
+  void mark_region(const sc_core::sc_time& time, std::uint64_t pc, bool end);
+  // The closed regions in the order they ended.
+  const std::vector<Region>& regions() const { return regions_; }
 
   const std::vector<Slice>& slices() const { return slices_; }
   const std::vector<CounterSample>& capacity_samples() const { return capacity_; }
@@ -118,6 +141,8 @@ class ActivityLog {
   std::map<std::string, std::uint64_t> blocks_, faults_, macs_, bytes_;
   std::array<std::map<std::string, std::uint64_t>, kUnitCount> unit_macs_;
   std::array<std::map<std::string, sc_core::sc_time>, kUnitCount> stalls_;
+  std::vector<std::pair<std::uint64_t, ActivityTotals>> open_regions_;  // begin PC, totals
+  std::vector<Region> regions_;
 };
 
 }  // namespace ptovp::sc_common

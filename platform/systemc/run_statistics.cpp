@@ -138,6 +138,44 @@ std::pair<json, json> instructions_by_kind(const std::vector<std::uint64_t>& by_
   return {by_class, by_mnemonic};
 }
 
+// Each count of `after` less the same count of `before`.
+json difference(const std::map<std::string, std::uint64_t>& after,
+                const std::map<std::string, std::uint64_t>& before) {
+  json delta = json::object();
+  for (const auto& [key, value] : after) {
+    const auto earlier = before.find(key);
+    const std::uint64_t change = value - (earlier == before.end() ? 0 : earlier->second);
+    if (change != 0) delta[key] = change;
+  }
+  return delta;
+}
+
+// Per region: its span in cycles, the MACs and bytes of the blocks issued in
+// it, and each unit's busy share of the span.
+json region_statistics(const sc_common::ActivityLog& log, std::uint64_t period) {
+  json regions = json::array();
+  for (const sc_common::Region& region : log.regions()) {
+    const std::uint64_t cycles =
+        sc_common::picoseconds(region.end.time - region.begin.time) / period;
+    json utilisation = json::object();
+    // The front end logs its busy time once per run, so it has no share here.
+    for (std::size_t i = 1; i < sc_common::kUnitCount; ++i) {
+      const std::uint64_t busy =
+          sc_common::picoseconds(region.end.busy[i] - region.begin.busy[i]) / period;
+      utilisation[std::string(sc_common::unit_name(static_cast<sc_common::Unit>(i)))] =
+          cycles ? static_cast<double>(busy) / static_cast<double>(cycles) : 0.0;
+    }
+    regions.push_back({{"begin_pc", region.begin_pc},
+                       {"end_pc", region.end_pc},
+                       {"begin_cycle", sc_common::picoseconds(region.begin.time) / period},
+                       {"cycles", cycles},
+                       {"macs", difference(region.end.macs, region.begin.macs)},
+                       {"bytes", difference(region.end.bytes, region.begin.bytes)},
+                       {"utilisation", utilisation}});
+  }
+  return regions;
+}
+
 }  // namespace
 
 json run_statistics(const SystemCPlatform& platform, std::uint64_t instructions) {
@@ -187,25 +225,28 @@ json run_statistics(const SystemCPlatform& platform, std::uint64_t instructions)
   json blocks(log.blocks());
   const std::uint64_t block_total = total(blocks);
   auto [by_class, by_mnemonic] = instructions_by_kind(platform.instructions_by_form());
-  return {{"format", "ptovp-stats-1"},
-          {"cycles", cycles},
-          {"simulated_ps", sc_common::picoseconds(platform.simulated_time())},
-          {"instructions", instructions},
-          {"instructions_by_class", std::move(by_class)},
-          {"instructions_by_mnemonic", std::move(by_mnemonic)},
-          {"units", units},
-          {"blocks", blocks},
-          {"blocks_total", block_total},
-          {"bytes", json(log.bytes())},
-          {"macs", json(log.macs())},
-          {"faults", json(log.faults())},
-          {"systemc",
-           {{"activations", activations},
-            {"activations_total", activation_total},
-            {"activations_per_block",
-             block_total ? static_cast<double>(activation_total) / static_cast<double>(block_total)
-                         : 0.0}}},
-          {"config", platform.config().to_json()}};
+  json statistics = {
+      {"format", "ptovp-stats-1"},
+      {"cycles", cycles},
+      {"simulated_ps", sc_common::picoseconds(platform.simulated_time())},
+      {"instructions", instructions},
+      {"instructions_by_class", std::move(by_class)},
+      {"instructions_by_mnemonic", std::move(by_mnemonic)},
+      {"units", units},
+      {"blocks", blocks},
+      {"blocks_total", block_total},
+      {"bytes", json(log.bytes())},
+      {"macs", json(log.macs())},
+      {"faults", json(log.faults())},
+      {"systemc",
+       {{"activations", activations},
+        {"activations_total", activation_total},
+        {"activations_per_block",
+         block_total ? static_cast<double>(activation_total) / static_cast<double>(block_total)
+                     : 0.0}}},
+      {"config", platform.config().to_json()}};
+  if (!log.regions().empty()) statistics["regions"] = region_statistics(log, period);
+  return statistics;
 }
 
 std::string run_summary(const json& statistics, double host_seconds) {
@@ -238,29 +279,47 @@ std::string run_summary(const json& statistics, double host_seconds) {
   }
   const json& tlsu = statistics["units"]["TLSU"];
   const double speed = host_seconds > 0 ? 1.0 / host_seconds : 0.0;
+  std::string regions;
+  if (statistics.contains("regions")) {
+    for (const json& region : statistics["regions"]) {
+      std::string busy;
+      for (const auto& unit : region["utilisation"].items()) {
+        const double share = unit.value().get<double>();
+        if (share > 0) busy += fmt::format("  {} {:.1f}%", unit.key(), 100.0 * share);
+      }
+      regions += fmt::format(
+          "  region        0x{:x}..0x{:x}: {} cycles, MACs {}, bytes {}\n               {}\n",
+          region["begin_pc"].get<std::uint64_t>(), region["end_pc"].get<std::uint64_t>(),
+          region["cycles"].get<std::uint64_t>(), listing(region["macs"]), listing(region["bytes"]),
+          busy.empty() ? "  no unit busy" : busy.substr(2));
+    }
+  }
   return fmt::format(
-      "  simulated     {} cycles ({:.3f} us at {:.0f} MHz)\n"
-      "  instructions  {} ({:.2f} per cycle): {}\n"
-      "  blocks        {} ({} total)\n"
-      "  utilisation   {}\n"
-      "  MACs vs peak  of the run:{}; of busy cycles:{}\n"
-      "  TLSU          {:.1f} of {} bytes/cycle ({:.1f}%)\n"
-      "  stall cycles  {}\n"
-      "  bytes         {}\n"
-      "  MACs          {}\n"
-      "  host          {:.3f} s: {:.2f} MIPS, {:.2f} M simulated cycles/s\n"
-      "  systemc       {} process activations ({:.3f} per block)\n",
-      cycles, static_cast<double>(cycles * period) / 1e6, 1e6 / static_cast<double>(period),
-      instructions, cycles ? static_cast<double>(instructions) / static_cast<double>(cycles) : 0.0,
-      listing(classes), listing(statistics["blocks"]),
-      statistics["blocks_total"].get<std::uint64_t>(), utilisation, peak_run, peak_busy,
-      tlsu["bytes_per_cycle"].get<double>(),
-      tlsu["configured_bytes_per_cycle"].get<std::uint64_t>(),
-      100.0 * tlsu["bandwidth_utilisation"].get<double>(), stalls.empty() ? "none" : stalls,
-      listing(statistics["bytes"]), listing(statistics["macs"]), host_seconds,
-      static_cast<double>(instructions) * speed / 1e6, static_cast<double>(cycles) * speed / 1e6,
-      statistics["systemc"]["activations_total"].get<std::uint64_t>(),
-      statistics["systemc"]["activations_per_block"].get<double>());
+             "  simulated     {} cycles ({:.3f} us at {:.0f} MHz)\n"
+             "  instructions  {} ({:.2f} per cycle): {}\n"
+             "  blocks        {} ({} total)\n"
+             "  utilisation   {}\n"
+             "  MACs vs peak  of the run:{}; of busy cycles:{}\n"
+             "  TLSU          {:.1f} of {} bytes/cycle ({:.1f}%)\n"
+             "  stall cycles  {}\n"
+             "  bytes         {}\n"
+             "  MACs          {}\n"
+             "  host          {:.3f} s: {:.2f} MIPS, {:.2f} M simulated cycles/s\n"
+             "  systemc       {} process activations ({:.3f} per block)\n",
+             cycles, static_cast<double>(cycles * period) / 1e6, 1e6 / static_cast<double>(period),
+             instructions,
+             cycles ? static_cast<double>(instructions) / static_cast<double>(cycles) : 0.0,
+             listing(classes), listing(statistics["blocks"]),
+             statistics["blocks_total"].get<std::uint64_t>(), utilisation, peak_run, peak_busy,
+             tlsu["bytes_per_cycle"].get<double>(),
+             tlsu["configured_bytes_per_cycle"].get<std::uint64_t>(),
+             100.0 * tlsu["bandwidth_utilisation"].get<double>(), stalls.empty() ? "none" : stalls,
+             listing(statistics["bytes"]), listing(statistics["macs"]), host_seconds,
+             static_cast<double>(instructions) * speed / 1e6,
+             static_cast<double>(cycles) * speed / 1e6,
+             statistics["systemc"]["activations_total"].get<std::uint64_t>(),
+             statistics["systemc"]["activations_per_block"].get<double>()) +
+         regions;
 }
 
 }  // namespace ptovp::systemc

@@ -46,6 +46,8 @@ SystemCPlatform::SystemCPlatform(const sc_core::sc_module_name& name,
       functional::attach_machine_devices(config_.model.machine, front_end_.semantics(), out, err);
   tlm::tlm_global_quantum::instance().set(config_.timing.quantum());
   builder_.set_issue_clock([this] { return front_end_.current_time(); });
+  builder_.semantics().set_trace_listener(
+      [this](std::uint64_t pc, bool end) { log_.mark_region(front_end_.current_time(), pc, end); });
 
   debug_socket.bind(memory_.socket);
   front_end_.memory_socket.bind(memory_.socket);

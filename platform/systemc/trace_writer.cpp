@@ -50,6 +50,23 @@ void TraceWriter::capacity(const sc_common::CounterSample& sample) {
       microseconds_text(sample.time), sample.value);
 }
 
+void TraceWriter::region(const sc_common::Region& region) {
+  // Regions of interest (B.HINT TRACE) on a track of their own, after the units'.
+  const std::size_t track = sc_common::kUnitCount;
+  if (regions_ == 0) {
+    out_ << fmt::format(
+        ",\n{{\"ph\":\"M\",\"pid\":1,\"tid\":{0},\"name\":\"thread_name\","
+        "\"args\":{{\"name\":\"regions\"}}}}",
+        track);
+  }
+  out_ << fmt::format(
+      ",\n{{\"ph\":\"X\",\"pid\":1,\"tid\":{},\"ts\":{},\"dur\":{},"
+      "\"name\":\"region {}\",\"args\":{{\"begin_pc\":{},\"end_pc\":{}}}}}",
+      track, microseconds_text(region.begin.time),
+      microseconds_text(region.end.time - region.begin.time), regions_++, region.begin_pc,
+      region.end_pc);
+}
+
 void TraceWriter::finish() {
   out_ << "\n]}\n";
 }

@@ -7,7 +7,8 @@
 Suites: InstructionTrace (--trace-insn: one line per attempt, its writes and
 block events, ranges, the size limit, bad input), Interrupt (SIGINT and
 SIGTERM stop a run that would not end, every output is written, exit 130),
-Gdb (gdb-multiarch in batch mode against `--gdb` on both engines: attach,
+Regions (B.HINT TRACE begin/end: cycles, MACs, bytes and utilisation per
+region in the stats, the summary and the Perfetto trace), Gdb (gdb-multiarch in batch mode against `--gdb` on both engines: attach,
 break at a label, registers by name, memory, stepi, watchpoints hit by a
 store and by a TSTORE, monitor commands, a fault stop, Ctrl-C, detach,
 kill). Every subprocess has a timeout; the stub listens on loopback only.
@@ -210,6 +211,60 @@ class Interrupt(DebugCase):
                     self.assertGreater(os.path.getsize(self.path("run.vcd")), 0)
                     with open(self.path("trace.json")) as f:
                         self.assertIn("traceEvents", json.load(f))
+
+
+class Regions(DebugCase):
+    M, N = 20, 24  # the S8 GEMM's shape
+
+    def test_a_region_around_the_matmul_and_its_stores(self):
+        with open(os.path.join(FIRMWARE, "s8_gemm_req8_relu_rowmax",
+                               "s8_gemm_req8_relu_rowmax.s")) as f:
+            source = f.read()
+        source = source.replace("        hl.liu QUANT_HI, ->a3",
+                                "        B.HINT TRACE, begin\n        hl.liu QUANT_HI, ->a3", 1)
+        source = source.replace("        BSTART.SYS FALL\n        ebreak 0",
+                                "        B.HINT TRACE, end\n        BSTART.SYS FALL\n        ebreak 0")
+        image = self.assemble_text(source, "region")
+        listing = self.ptovp("dis", image).stdout.splitlines()
+        hints = [int(l.split(":")[0], 16) for l in listing if "B.HINT TRACE" in l]
+        self.assertEqual(len(hints), 2)
+        result = self.ptovp("run", image, "--stats", self.path("stats.json"),
+                            "--trace", self.path("trace.json"))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(self.path("stats.json")) as f:
+            stats = json.load(f)
+        self.assertEqual(len(stats["regions"]), 1)
+        region = stats["regions"][0]
+        self.assertEqual((region["begin_pc"], region["end_pc"]), tuple(hints))
+        # The only TMATMUL is inside; the loads are before it, the stores inside:
+        # each PE stores its S8 D (M x N) and its S32 row maxima (M x 4 bytes).
+        self.assertEqual(region["macs"], stats["macs"])
+        self.assertEqual(region["bytes"], {"stored": 4 * (self.M * self.N + 4 * self.M)})
+        self.assertGreater(region["cycles"], 0)
+        self.assertLessEqual(region["begin_cycle"] + region["cycles"], stats["cycles"])
+        self.assertNotIn("front end", region["utilisation"])
+        for unit, share in region["utilisation"].items():
+            self.assertTrue(0 <= share <= 1, (unit, share))
+        self.assertGreater(region["utilisation"]["PE0"], 0)
+        self.assertGreater(region["utilisation"]["TLSU"], 0)
+        self.assertIn(f"region        0x{hints[0]:x}..0x{hints[1]:x}: {region['cycles']} cycles",
+                      result.stderr)
+        with open(self.path("trace.json")) as f:
+            events = json.load(f)["traceEvents"]
+        track = [e["tid"] for e in events if e.get("args", {}).get("name") == "regions"]
+        spans = [e for e in events if e.get("name") == "region 0"]
+        self.assertEqual(len(track), 1)
+        self.assertEqual(len(spans), 1)
+        self.assertEqual(spans[0]["tid"], track[0])
+        self.assertAlmostEqual(float(spans[0]["ts"]), region["begin_cycle"] / 1000.0)
+        self.assertAlmostEqual(float(spans[0]["dur"]), region["cycles"] / 1000.0)
+
+    def test_no_region_no_regions_key(self):
+        image = self.assemble_firmware("tile_copy")
+        result = self.ptovp("run", image, "--quiet", "--stats", self.path("stats.json"))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(self.path("stats.json")) as f:
+            self.assertNotIn("regions", json.load(f))
 
 
 class Gdb(DebugCase):
