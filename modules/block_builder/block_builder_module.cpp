@@ -12,13 +12,14 @@ namespace ptovp::block_builder {
 BlockBuilderModule::BlockBuilderModule(const sc_core::sc_module_name& name, arch::ArchState& state,
                                        const arch::LocalTileFile& local,
                                        const arch::SharedTileFile& shared, BodyEntry body_entry,
-                                       const sc_common::TimingConfig& timing,
+                                       StallHandler on_stall, const sc_common::TimingConfig& timing,
                                        sc_common::ActivityLog& log)
     : sc_module(name),
       tlsu_socket("tlsu_socket"),
       cube_sockets("cube_socket", arch::kPeCount),
       local_(local),
       shared_(shared),
+      on_stall_(std::move(on_stall)),
       log_(log),
       block_time_(timing.cycles(timing.builder_cycles_per_block)),
       issue_clock_([] { return sc_core::sc_time_stamp(); }),
@@ -63,24 +64,21 @@ arch::MaybeFault BlockBuilderModule::dispatch(Target target, const arch::BlockDe
   transaction.dispatched_at = dispatched;
   transaction.ready_at = std::max(dispatched, transaction.operands_ready_at);
   sc_common::prepare_block_payload(payload_, transaction);
-  // The extension lives on this stack: detach it however the transport ends
-  // (a stall unwinds through here).
-  struct Detach {
-    tlm::tlm_generic_payload& payload;
-    sc_common::BlockTransaction& extension;
-    ~Detach() { payload.clear_extension(&extension); }
-  } detach{payload_, transaction};
   sc_core::sc_time delay = dispatched - sc_core::sc_time_stamp();
   if (target == Target::Tlsu) {
     tlsu_socket->b_transport(payload_, delay);
   } else {
-    for (Socket& pe : cube_sockets) {
-      pe->b_transport(payload_, delay);
-      if (transaction.fault || !payload_.is_response_ok()) break;
+    for (std::size_t pe = 0; pe < cube_sockets.size(); ++pe) {
+      transaction.opens_rendezvous = pe == 0;
+      transaction.closes_rendezvous = pe + 1 == cube_sockets.size();
+      cube_sockets[pe]->b_transport(payload_, delay);
+      if (!transaction.answered_done() || !payload_.is_response_ok()) break;
     }
   }
+  payload_.clear_extension(&transaction);
   const bool answered = payload_.is_response_ok();
   if (!answered) SC_REPORT_FATAL(name(), "a unit did not answer a block transaction");
+  if (transaction.stall) return on_stall_(*transaction.stall);
 
   const std::string_view mnemonic = sc_common::block_mnemonic(block);
   log_.busy(sc_common::Unit::Builder, issue, dispatched, mnemonic);

@@ -3,7 +3,11 @@
 // executes, one per instruction, no time of their own); at completion the
 // builder sends the resolved block to its executing unit as one block
 // transaction (sc_common/block_transaction.hpp): TLSU blocks to the TLSU,
-// CUBE blocks to the four PEs in order, stopping at the first fault.
+// CUBE blocks to the four PEs in order as one rendezvous (the first send
+// opens it, the last closes it), stopping at the first fault or stall. A
+// stall is the unit's answer; the builder hands it to the platform's stall
+// handler outside the transport (the engines stop the run: nothing else can
+// make the source ready).
 //
 // Timing: the builder stamps each block with the front end's current time,
 // spends builder_cycles_per_block on it, and keeps the tile scoreboard: the
@@ -18,7 +22,8 @@
 #include <string_view>
 #include <utility>
 
-#include <tlm_utils/simple_initiator_socket.h>
+#include <string>
+
 #include <systemc>
 #include <tlm>
 
@@ -26,6 +31,7 @@
 #include "arch/shared_tile_file.hpp"
 #include "block_builder/block_builder.hpp"
 #include "sc_common/activity_log.hpp"
+#include "sc_common/block_protocol.hpp"
 #include "sc_common/block_transaction.hpp"
 #include "sc_common/timing_config.hpp"
 
@@ -33,14 +39,17 @@ namespace ptovp::block_builder {
 
 class BlockBuilderModule : public sc_core::sc_module {
  public:
-  using Socket = tlm_utils::simple_initiator_socket<BlockBuilderModule>;
+  using Socket = sc_common::UnitInitiatorSocket<BlockBuilderModule>;
+  // What a unit's stall becomes for the builder: a fault, or the handler
+  // throws to stop the run.
+  using StallHandler = std::function<arch::MaybeFault(const std::string& reason)>;
   Socket tlsu_socket;
   sc_core::sc_vector<Socket> cube_sockets;  // PE0..PE3
 
   BlockBuilderModule(const sc_core::sc_module_name& name, arch::ArchState& state,
                      const arch::LocalTileFile& local, const arch::SharedTileFile& shared,
-                     BodyEntry body_entry, const sc_common::TimingConfig& timing,
-                     sc_common::ActivityLog& log);
+                     BodyEntry body_entry, StallHandler on_stall,
+                     const sc_common::TimingConfig& timing, sc_common::ActivityLog& log);
 
   BlockBuilder& semantics() { return builder_; }
   // Where the issuing front end is in simulated time (kernel time plus its
@@ -59,6 +68,7 @@ class BlockBuilderModule : public sc_core::sc_module {
 
   const arch::LocalTileFile& local_;
   const arch::SharedTileFile& shared_;
+  StallHandler on_stall_;
   sc_common::ActivityLog& log_;
   sc_core::sc_time block_time_;
   std::function<sc_core::sc_time()> issue_clock_;

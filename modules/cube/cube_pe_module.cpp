@@ -5,21 +5,20 @@
 #include <fmt/format.h>
 
 #include "cube/cube_preflight.hpp"
+#include "fpatr/rows_transaction.hpp"
 #include "sc_common/block_name.hpp"
 #include "sc_common/fabric_access.hpp"
 
 namespace ptovp::cube {
 
 CubePeModule::CubePeModule(const sc_core::sc_module_name& name, unsigned pe, CubeUnit& array,
-                           StallHandler on_stall, const sc_common::TimingConfig& timing,
-                           sc_common::ActivityLog& log)
+                           const sc_common::TimingConfig& timing, sc_common::ActivityLog& log)
     : sc_module(name),
       block_socket("block_socket"),
       fabric_socket("fabric_socket"),
       fpatr_socket("fpatr_socket"),
       pe_(pe),
       array_(array),
-      on_stall_(std::move(on_stall)),
       timing_(timing),
       log_(log) {
   block_socket.register_b_transport(this, &CubePeModule::b_transport);
@@ -47,19 +46,18 @@ void CubePeModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_ti
     return;
   }
   sc_common::acknowledge(payload);
-  if (!transaction->executed) {
-    // The first PE opens the rendezvous; a fault or a stall ends it here.
-    transaction->executed = true;
+  if (transaction->opens_rendezvous) {
+    // The combined preflight; a fault or a stall is the answer and ends the
+    // rendezvous here.
     const CubeOutcome outcome = array_.prepare(*transaction->block);
-    if (!outcome.done()) {
-      transaction->fault = outcome.stall ? on_stall_(*outcome.stall) : outcome.fault;
-      return;
-    }
+    transaction->fault = outcome.fault;
+    transaction->stall = outcome.stall;
+    if (!outcome.done()) return;
   }
   if (!array_.open()) return;  // every binding had a zero mask
   compute(payload, *transaction, delay);
-  if (pe_ + 1 < arch::kPeCount) return;
-  // The last PE closes the rendezvous: every PE's rows publish together.
+  if (!transaction->closes_rendezvous) return;
+  // Every PE's rows publish together.
   const CubeOutcome outcome = array_.commit();
   transaction->fault = outcome.fault;
   if (!transaction->fault) {
@@ -93,16 +91,19 @@ void CubePeModule::compute(tlm::tlm_generic_payload& payload,
                               numeric::name(plan.destinations.front().info.data_type))
                 : std::string());
 
-  // The accumulator rows go to the post-process unit with the block.
-  sc_common::PeRows handed;
+  // The accumulator rows go to B.FPATR with the block.
+  const std::optional<fpatr::RowsJob> job = array_.post_process_job(pe_);
+  fpatr::RowsTransaction handed;
   handed.pe = pe_;
   handed.rows = rows;
   handed.columns = plan.n;
   handed.ready = end;
+  handed.job = job ? &*job : nullptr;
   payload.set_extension(&handed);
   sc_core::sc_time fpatr_delay = delay;
   fpatr_socket->b_transport(payload, fpatr_delay);
   payload.clear_extension(&handed);
+  array_.post_processed(handed.flags);
 }
 
 }  // namespace ptovp::cube

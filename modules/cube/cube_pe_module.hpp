@@ -1,25 +1,25 @@
 // One CUBE PE as a SystemC module; the platform instantiates four around one
-// cube::CubeUnit. The builder sends a CUBE block to PE0..PE3 in order, and
-// ADR 0078 makes the block a rendezvous: the combined preflight across the
-// four PEs passes before any PE has an effect, and D, RowMaxOut, GroupMaxOut
-// and the flags publish together. So the first PE the block reaches runs the
-// preflight (CubeUnit::prepare), every PE computes its own rows into staging
-// (CubeUnit::compute_rows) in its own transport, and the last PE commits
-// (CubeUnit::commit: the output group's allocation and the atomic publish).
-// A PE reads its Shared operands through the fabric (waiting for their
-// readiness), computes for
+// cube::CubeUnit. The builder sends a CUBE block to PE0..PE3, and ADR 0078
+// makes the block a rendezvous: the combined preflight across the four PEs
+// passes before any PE has an effect, and D, RowMaxOut, GroupMaxOut and the
+// flags publish together. The block transaction says which send opens the
+// rendezvous (that PE runs the preflight, CubeUnit::prepare, and answers a
+// fault or a stall in the transaction) and which closes it (that PE commits:
+// the output group's allocation and the atomic publish, CubeUnit::commit);
+// every PE computes its own rows into staging (CubeUnit::compute_rows) in its
+// own transport. A PE reads its Shared operands through the fabric (waiting
+// for their readiness), computes for
 //   cube_base_cycles + ceil(rows/16) * ceil(K/k_step(A)) * ceil(N/16) * factor(A)
-// and hands its accumulator rows to the B.FPATR unit.
+// and hands its accumulator rows to B.FPATR (fpatr::RowsTransaction), whose
+// answer carries the post-process flags.
 #pragma once
 
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 #include <systemc>
 #include <tlm>
 
-#include "cube/block_executor.hpp"
 #include "cube/cube_unit.hpp"
 #include "sc_common/activity_log.hpp"
+#include "sc_common/block_protocol.hpp"
 #include "sc_common/block_transaction.hpp"
 #include "sc_common/timing_config.hpp"
 
@@ -27,18 +27,17 @@ namespace ptovp::cube {
 
 class CubePeModule : public sc_core::sc_module {
  public:
-  tlm_utils::simple_target_socket<CubePeModule> block_socket;
-  tlm_utils::simple_initiator_socket<CubePeModule> fabric_socket;
-  tlm_utils::simple_initiator_socket<CubePeModule> fpatr_socket;
+  sc_common::UnitTargetSocket<CubePeModule> block_socket;
+  sc_common::UnitInitiatorSocket<CubePeModule> fabric_socket;
+  sc_common::UnitInitiatorSocket<CubePeModule> fpatr_socket;
 
   CubePeModule(const sc_core::sc_module_name& name, unsigned pe, CubeUnit& array,
-               StallHandler on_stall, const sc_common::TimingConfig& timing,
-               sc_common::ActivityLog& log);
+               const sc_common::TimingConfig& timing, sc_common::ActivityLog& log);
 
  private:
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
-  // This PE's rows of the open block: the semantics, then its time and the
-  // hand-over to FPATR.
+  // This PE's rows of the open block: the kernel, its time, then the
+  // post-process by FPATR.
   void compute(tlm::tlm_generic_payload& payload, const sc_common::BlockTransaction& transaction,
                const sc_core::sc_time& delay);
   // When this PE's Shared operands are ready (the fabric's answer), from `start`.
@@ -46,7 +45,6 @@ class CubePeModule : public sc_core::sc_module {
 
   unsigned pe_;
   CubeUnit& array_;
-  StallHandler on_stall_;
   const sc_common::TimingConfig& timing_;
   sc_common::ActivityLog& log_;
   sc_core::sc_time free_at_ = sc_core::SC_ZERO_TIME;

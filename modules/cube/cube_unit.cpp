@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "cube/cube_preflight.hpp"
+#include "cube/matrix_function.hpp"
 #include "cube/operand_view.hpp"
 #include "numeric/dot_kernel.hpp"
 #include "numeric/transpose.hpp"
@@ -16,6 +17,7 @@ namespace {
 // One PE's results before publication: the raw accumulator, and the
 // post-process outputs unless it is the identity (D is then the accumulator).
 struct Staged {
+  fpatr::Parameters parameters;
   std::vector<std::uint32_t> accumulator;
   std::vector<std::uint64_t> d;
   std::vector<std::uint32_t> row_max, group_max;
@@ -105,6 +107,7 @@ struct CubeUnit::Block {
   std::array<Staged, arch::kPeCount> staged;
   std::vector<std::uint32_t> row_term, col_term;  // publication's storage terms
   std::uint8_t flags = 0;
+  std::string name;  // the CUBE function, for B.FPATR's reports
 };
 
 CubeUnit::CubeUnit(arch::LocalTileFile& local, fabric::Fabric& fabric, arch::ArchState& state,
@@ -124,8 +127,10 @@ const CubePlan& CubeUnit::plan() const {
 CubeOutcome CubeUnit::execute(const arch::BlockDescriptor& block) {
   CubeOutcome outcome = prepare(block);
   if (!open_) return outcome;
-  for (unsigned pe = 0; pe < arch::kPeCount; ++pe)
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
     compute_rows(pe);
+    if (const auto job = post_process_job(pe)) post_processed(fpatr_->run(*job).flags);
+  }
   return commit();
 }
 
@@ -137,6 +142,7 @@ CubeOutcome CubeUnit::prepare(const arch::BlockDescriptor& block) {
   open_ = outcome.done() && !open.plan.noop;
   open.descriptor = &block;
   open.flags = 0;
+  if (open_) open.name = MatrixFunction::decode(block.function)->name();
   return outcome;
 }
 
@@ -180,19 +186,37 @@ void CubeUnit::compute_rows(unsigned pe) {
   Staged& out = open.staged[pe];
   out.accumulator.resize(std::size_t{rows} * n);
   open.flags |= numeric::dot(ops, out.accumulator.data());
+}
 
-  // The post-process belongs to the rendezvous: its outputs are staged with
-  // the block and publish with D (docs/cube.md, "Data flow").
+std::optional<fpatr::RowsJob> CubeUnit::post_process_job(unsigned pe) {
+  Block& open = *block_;
+  const CubePlan& plan = open.plan;
+  const std::uint32_t rows = plan.split.rows(pe);
   const fpatr::PostProcessUnit& pp = *plan.post;
-  if (pp.identity()) return;
-  const std::uint32_t groups = pp.group_max() ? pp.groups(n) : 0;
+  if (rows == 0 || pp.identity()) return std::nullopt;
+  // The outputs are staged with the block and publish with D (docs/cube.md,
+  // "Data flow").
+  const std::uint32_t n = plan.n;
+  Staged& out = open.staged[pe];
   out.d.resize(out.accumulator.size());
   out.row_max.resize(pp.row_max() ? rows : 0);
-  out.group_max.resize(std::size_t{rows} * groups);
-  const fpatr::Parameters parameters =
-      pp.parameters(*open.descriptor, pe, local_, plan.post_sources.data(), rows, n);
-  open.flags |= pp.run(out.accumulator.data(), rows, n, parameters,
-                       {out.d.data(), out.row_max.data(), out.group_max.data()});
+  out.group_max.resize(std::size_t{rows} * (pp.group_max() ? pp.groups(n) : 0));
+  out.parameters = pp.parameters(*open.descriptor, pe, local_, plan.post_sources.data(), rows, n);
+  fpatr::RowsJob job;
+  job.unit = &pp;
+  job.parameters = &out.parameters;
+  job.accumulator = out.accumulator.data();
+  job.rows = rows;
+  job.columns = n;
+  job.out = {out.d.data(), out.row_max.data(), out.group_max.data()};
+  job.pe = pe;
+  job.block = open.name;
+  job.block_pc = open.descriptor->bpc;
+  return job;
+}
+
+void CubeUnit::post_processed(std::uint8_t flags) {
+  block_->flags |= flags;
 }
 
 CubeOutcome CubeUnit::commit() {

@@ -15,9 +15,12 @@
 // A block is a rendezvous of the four PEs (ADR 0078), so the unit runs it in
 // three phases: prepare() (the combined preflight; opens the block), one
 // compute_rows() per PE (that PE's rows into staging, no effect) and commit()
-// (allocation and the atomic publish; closes the block). execute() is the
-// three in a row; the SystemC PEs call compute_rows() each in its own
-// transport.
+// (allocation and the atomic publish; closes the block). Between a PE's
+// compute_rows() and the commit, its accumulator rows go to B.FPATR as a
+// fpatr::RowsJob (post_process_job()), whose outputs land in the same
+// staging and whose flags join the block's (post_processed()). execute() is
+// the whole sequence with the unit's own fpatr::Backend; the SystemC PEs run
+// it each in its own transport and send the job over their FPATR socket.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +35,7 @@
 #include "arch/local_tile_file.hpp"
 #include "cube/cube_config.hpp"
 #include "fabric/fabric.hpp"
+#include "fpatr/fpatr_backend.hpp"
 
 namespace ptovp::cube {
 
@@ -54,6 +58,9 @@ class CubeUnit {
 
   const CubeConfig& config() const { return config_; }
   void set_config(const CubeConfig& config) { config_ = config; }
+  // The B.FPATR implementation execute() hands the rows to (default: the C++
+  // backend); `backend` must outlive the unit's use of it.
+  void use_fpatr_backend(fpatr::Backend& backend) { fpatr_ = &backend; }
 
   // Runs `block` (block.ior_values hold each PE's B.IOR sources): prepare(),
   // every PE's compute_rows(), commit(). Tile faults carry address 0; the
@@ -66,9 +73,16 @@ class CubeUnit {
   CubeOutcome prepare(const arch::BlockDescriptor& block);
   bool open() const { return open_; }
   const CubePlan& plan() const;
-  // PE `pe`'s kernel and post-process into staging (nothing published); a
-  // PE without rows does nothing.
+  // PE `pe`'s kernel into staging (nothing published); a PE without rows
+  // does nothing.
   void compute_rows(unsigned pe);
+  // After compute_rows(pe): what B.FPATR must do with PE `pe`'s rows (its
+  // accumulator, the block's post-process and this PE's parameters, the
+  // staging its outputs go to); nullopt when the PE has no rows or the
+  // post-process is the identity. Valid until the commit.
+  std::optional<fpatr::RowsJob> post_process_job(unsigned pe);
+  // B.FPATR's answer to a job: its status flags join the block's.
+  void post_processed(std::uint8_t flags);
   // Allocates the output group (a failure releases what the group took:
   // TileAllocation, no effect) and publishes every PE's D, RowMaxOut,
   // GroupMaxOut rows and the status flags together. Closes the block.
@@ -85,6 +99,8 @@ class CubeUnit {
   fabric::Fabric& fabric_;
   arch::ArchState& state_;
   CubeConfig config_;
+  fpatr::CppBackend cpp_fpatr_;
+  fpatr::Backend* fpatr_ = &cpp_fpatr_;
   std::unique_ptr<Block> block_;  // reused from block to block (its staging keeps its capacity)
   bool open_ = false;
   std::vector<unsigned> last_destinations_;

@@ -10,20 +10,20 @@
 
 #include <array>
 
-#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <systemc>
 #include <tlm>
 
 #include "arch/shared_tile_file.hpp"
 #include "fabric/fabric.hpp"
 #include "sc_common/activity_log.hpp"
+#include "sc_common/block_protocol.hpp"
 #include "sc_common/timing_config.hpp"
 
 namespace ptovp::fabric {
 
 class FabricModule : public sc_core::sc_module {
  public:
-  tlm_utils::multi_passthrough_target_socket<FabricModule> socket;  // TLSU, PE0..PE3
+  sc_common::UnitMultiTargetSocket<FabricModule> socket;  // TLSU, PE0..PE3
 
   FabricModule(const sc_core::sc_module_name& name, const sc_common::TimingConfig& timing,
                sc_common::ActivityLog& log, arch::CapacityConfig capacity = {});

@@ -1,5 +1,7 @@
 #include "fpatr/post_process_unit.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "numeric/error.hpp"
@@ -219,14 +221,34 @@ std::uint8_t PostProcessUnit::run(const std::uint32_t* accumulator, std::uint32_
       const numeric::Encoded max = numeric::row_max(
           type, row, n, max_abs, p.row_max_in.empty() ? nullptr : &p.row_max_in[r]);
       out.row_max[r] = static_cast<std::uint32_t>(max.bits);
+      if (out.row_max_flags != nullptr) out.row_max_flags[r] = max.flags;
       flags |= max.flags;
     }
     if (group_max()) {
-      flags |= numeric::group_max(type, row, n, group_n, max_abs,
-                                  out.group_max + std::size_t{r} * group_count);
+      std::uint32_t* group_row = out.group_max + std::size_t{r} * group_count;
+      if (out.group_max_flags == nullptr) {
+        flags |= numeric::group_max(type, row, n, group_n, max_abs, group_row);
+      } else {
+        for (std::uint32_t g = 0; g < group_count; ++g) {
+          const std::uint32_t first = g * group_n;
+          const std::uint8_t f = numeric::group_max(type, row + first, std::min(group_n, n - first),
+                                                    group_n, max_abs, group_row + g);
+          out.group_max_flags[std::size_t{r} * group_count + g] = f;
+          flags |= f;
+        }
+      }
     }
-    flags |=
-        post_.row(row, n, quant, vector_quant(), alpha, vector_alpha, out.d + std::size_t{r} * n);
+    std::uint64_t* d_row = out.d + std::size_t{r} * n;
+    if (out.d_flags == nullptr) {
+      flags |= post_.row(row, n, quant, vector_quant(), alpha, vector_alpha, d_row);
+      continue;
+    }
+    for (std::uint32_t c = 0; c < n; ++c) {
+      const std::uint8_t f = post_.row(row + c, 1, vector_quant() ? quant + c : quant, false,
+                                       vector_alpha ? alpha + c : alpha, false, d_row + c);
+      out.d_flags[std::size_t{r} * n + c] = f;
+      flags |= f;
+    }
   }
   return flags;
 }

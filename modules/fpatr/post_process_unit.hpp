@@ -34,11 +34,16 @@ struct Parameters {
 };
 
 // Where one PE's results go: D as raw output encodings, row-major M x N; the
-// reductions as raw accumulator words (null when disabled).
+// reductions as raw accumulator words (null when disabled). The flags of
+// each output are asked for only when an element-by-element comparison
+// needs them (null otherwise), one byte per output.
 struct Outputs {
   std::uint64_t* d = nullptr;
   std::uint32_t* row_max = nullptr;    // M
   std::uint32_t* group_max = nullptr;  // M x groups()
+  std::uint8_t* d_flags = nullptr;
+  std::uint8_t* row_max_flags = nullptr;
+  std::uint8_t* group_max_flags = nullptr;
 };
 
 class PostProcessUnit {
@@ -51,6 +56,9 @@ class PostProcessUnit {
                                                    DataType accumulator);
 
   DataType accumulator_type() const { return post_.accumulator_type(); }
+  const arch::FpAttributes& attributes() const { return fpatr_; }
+  const numeric::PostProcess& element_pipeline() const { return post_; }
+  bool vector_quant() const { return post_.mode().vector_parameter; }
   DataType output_type() const { return post_.output_type(); }
   bool row_max() const { return fpatr_.row_max_en(); }
   bool group_max() const { return fpatr_.group_max_en(); }
@@ -89,7 +97,7 @@ class PostProcessUnit {
                         std::uint32_t rows, std::uint32_t n) const;
 
   // Post-processes a rows x n raw accumulator (row-major words); returns the
-  // OR of the status flags.
+  // OR of the status flags (and each output's own when `out` asks for them).
   std::uint8_t run(const std::uint32_t* accumulator, std::uint32_t rows, std::uint32_t n,
                    const Parameters& parameters, const Outputs& out) const;
 
@@ -97,7 +105,6 @@ class PostProcessUnit {
   PostProcessUnit(const arch::FpAttributes& fpatr, numeric::PostProcess post)
       : fpatr_(fpatr), post_(post) {}
 
-  bool vector_quant() const { return post_.mode().vector_parameter; }
   bool scalar_quant() const;
   // The B.IOR slot of the scalar quant word and of the LReLU word.
   unsigned relu_slot() const { return scalar_quant() ? 1u : 0u; }

@@ -1,14 +1,21 @@
 // The block transaction (DESIGN.md "Data flow of one block"): the block
 // builder sends a resolved block to its executing unit as one
 // tlm_generic_payload whose extension carries the descriptor by reference;
-// the unit answers in the same extension with a status (ok, or the fault with
-// its reason) and the simulated time its work completes. Tile payloads stay
-// where they are: a unit reads and writes tile storage through references,
-// never one transaction per element.
+// the unit answers in the same extension with a status (ok, a stall, or the
+// fault with its reason) and the simulated time its work completes. Tile
+// payloads stay where they are: a unit reads and writes tile storage through
+// references, never one transaction per element.
+//
+// A CUBE block goes to the four PEs in turn and is one rendezvous (ADR
+// 0078): the transaction says which send opens it (the combined preflight)
+// and which closes it (the atomic publish), so no target infers the protocol
+// from its index or from the order of the calls.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include <tlm>
@@ -37,15 +44,22 @@ class BlockTransaction : public tlm::tlm_extension<BlockTransaction> {
   sc_core::sc_time dispatched_at = sc_core::SC_ZERO_TIME;
   sc_core::sc_time operands_ready_at = sc_core::SC_ZERO_TIME;
   std::string_view operands_from;
+  // The rendezvous of a block sent to several targets in turn: the first send
+  // opens it, the last closes it (a block with one target does both).
+  bool opens_rendezvous = true;
+  bool closes_rendezvous = true;
 
   // Answer.
   arch::MaybeFault fault;  // the block stays active; nothing changed
-  bool executed = false;   // the semantics started (a CUBE rendezvous opens at its first PE)
+  // A source is not ready yet (an unready Shared tile): nothing changed; the
+  // initiator decides what follows (docs/platform.md).
+  std::optional<std::string> stall;
   sc_core::sc_time done_at = sc_core::SC_ZERO_TIME;  // absolute completion time
   // The Local registers the block allocated, ready at done_at (the scoreboard).
   std::array<unsigned, 3> destinations{};
   unsigned destination_count = 0;
 
+  bool answered_done() const { return !fault && !stall; }
   void add_destination(unsigned index) { destinations[destination_count++] = index; }
 };
 

@@ -86,7 +86,6 @@ void TlsuModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
     if (!block.shared[i].is_destination())
       start = std::max(start, shared_access(block.shared[i].shared_id, false, start));
   }
-  transaction->executed = true;
   transaction->fault = tlsu_.execute(block, transaction->tile_capacity);
   sc_common::acknowledge(payload);
   if (transaction->fault) return;

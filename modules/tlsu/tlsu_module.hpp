@@ -10,11 +10,11 @@
 #pragma once
 
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 #include <systemc>
 #include <tlm>
 
 #include "sc_common/activity_log.hpp"
+#include "sc_common/block_protocol.hpp"
 #include "sc_common/timing_config.hpp"
 #include "tlsu/tlsu.hpp"
 
@@ -22,9 +22,9 @@ namespace ptovp::tlsu {
 
 class TlsuModule : public sc_core::sc_module {
  public:
-  tlm_utils::simple_target_socket<TlsuModule> block_socket;
+  sc_common::UnitTargetSocket<TlsuModule> block_socket;
   tlm_utils::simple_initiator_socket<TlsuModule> memory_socket;
-  tlm_utils::simple_initiator_socket<TlsuModule> fabric_socket;
+  sc_common::UnitInitiatorSocket<TlsuModule> fabric_socket;
 
   TlsuModule(const sc_core::sc_module_name& name, memory::Memory& ram, arch::LocalTileFile& local,
              fabric::Fabric& fabric, const sc_common::TimingConfig& timing,

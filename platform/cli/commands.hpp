@@ -14,6 +14,7 @@ inline constexpr int kExitFailure = 1;        // a check failed (mismatching vec
 inline constexpr int kExitUsage = 2;          // bad input: options, files, configuration
 inline constexpr int kExitTrap = 100;         // run: a trap other than EBREAK halted the firmware
 inline constexpr int kExitLimit = 101;        // run: --max-instructions stopped the firmware
+inline constexpr int kExitDiverged = 102;     // run: fpatr.backend=checked found a difference
 inline constexpr int kExitInterrupted = 130;  // run: SIGINT/SIGTERM stopped it (128 + SIGINT)
 
 void add_vectors_command(CLI::App& app, int& exit_status);

@@ -6,7 +6,9 @@
 // Exit status: the EBREAK immediate or the host exit status; kExitTrap when
 // any other trap halts the run (the fault report is printed); kExitLimit
 // when --max-instructions stops it; kExitInterrupted when SIGINT or SIGTERM
-// stops it (every output is still written); kExitUsage for bad input.
+// stops it (every output is still written); kExitDiverged when
+// fpatr.backend=checked finds the C++ and RTL backends differ; kExitUsage for
+// bad input.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -211,7 +213,11 @@ int execute(const RunOptions& options, const isa::ProgramImage& image,
 
   int status = kExitLimit;
   std::string summary;
-  if (result.halt && result.halt->kind == frontend::HaltKind::Paused) {
+  if (result.fpatr_failure) {
+    std::cerr << "ptovp run: fpatr.backend=checked stopped at the first difference:\n  "
+              << *result.fpatr_failure << "\n";
+    status = kExitDiverged;
+  } else if (result.halt && result.halt->kind == frontend::HaltKind::Paused) {
     std::cerr << fmt::format("ptovp run: {} after {} instructions, before pc 0x{:x}{}\n",
                              killed                        ? "killed by the debugger"
                              : interrupt_signal == SIGTERM ? "interrupted by SIGTERM"
@@ -254,8 +260,13 @@ int execute(const RunOptions& options, const isa::ProgramImage& image,
 
 int run_functional(const RunOptions& options, const config::PlatformConfig& config,
                    const isa::ProgramImage& image, OutputSet& outputs) {
-  functional::FunctionalModel model(config.model);
-  model.cube().set_config(config.cube);
+  std::unique_ptr<functional::FunctionalModel> engine_model;
+  try {
+    engine_model = std::make_unique<functional::FunctionalModel>(config.model);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(error.what());
+  }
+  functional::FunctionalModel& model = *engine_model;
   model.cube().set_config(config.cube);
   debug::Target engine{
       [&](std::uint64_t address, const std::vector<std::uint8_t>& bytes) {

@@ -100,6 +100,9 @@ const std::vector<ChoiceKey>& choice_keys() {
       {"platform.machine",
        {"bare", "linx-virt"},
        [](PlatformConfig& c) -> std::uint8_t& { return byte_of(c.model.machine); }},
+      {"fpatr.backend",
+       {"cpp", "rtl", "checked"},
+       [](PlatformConfig& c) -> std::uint8_t& { return byte_of(c.model.fpatr_backend); }},
       {"host.services",
        {"off", "on"},
        [](PlatformConfig& c) -> std::uint8_t& {
@@ -221,6 +224,10 @@ std::optional<std::string> PlatformConfig::validate() const {
     if (value > number.maximum)
       return fmt::format("{}: {} is above the maximum {}", number.key, value, number.maximum);
   }
+  if (model.fpatr_backend != fpatr::BackendKind::Cpp && !fpatr::rtl_available())
+    return std::string(
+        "fpatr.backend: this build has no Verilated RTL (configure with -DPTOVP_RTL=ON; needs "
+        "Verilator >= 5)");
   if (model.memory_base + model.memory_size < model.memory_base)
     return fmt::format("memory.size: the window at 0x{:x} wraps", model.memory_base);
   return std::nullopt;

@@ -28,6 +28,7 @@ FunctionalModel::FunctionalModel(ModelConfig config, std::ostream& out, std::ost
       shared_(config.capacity),
       fabric_(shared_),
       tlsu_(memory_, local_, fabric_),
+      fpatr_(fpatr::make_backend(config.fpatr_backend)),
       cube_(local_, fabric_, state_, cube_config(config.profile)),
       builder_(state_,
                block_builder::BlockExecutors{
@@ -41,7 +42,9 @@ FunctionalModel::FunctionalModel(ModelConfig config, std::ostream& out, std::ost
                    {}},
                config.body_entry),
       front_end_(state_, memory_, builder_, out, err, config.front_end),
-      devices_(attach_machine_devices(config.machine, front_end_, out, err)) {}
+      devices_(attach_machine_devices(config.machine, front_end_, out, err)) {
+  cube_.use_fpatr_backend(*fpatr_);
+}
 
 std::unique_ptr<devices::LinxVirt> attach_machine_devices(Machine machine,
                                                           frontend::FrontEnd& front_end,
@@ -106,6 +109,10 @@ RunResult FunctionalModel::run(std::uint64_t max_instructions) {
       result.halt = frontend::stall_halt(front_end_, state_, stalled.reason);
     }
     if (result.halt) break;
+    if (fpatr_->failure()) {
+      result.fpatr_failure = fpatr_->failure();
+      break;
+    }
   }
   result.instructions = front_end_.instructions() - start;
   return result;

@@ -18,6 +18,7 @@
 #include "cube/cube_unit.hpp"
 #include "devices/linx_virt.hpp"
 #include "fabric/fabric.hpp"
+#include "fpatr/fpatr_backend.hpp"
 #include "frontend/front_end.hpp"
 #include "isa/program_image.hpp"
 #include "memory/memory.hpp"
@@ -42,6 +43,7 @@ struct ModelConfig {
   block_builder::BodyEntry body_entry = block_builder::BodyEntry::FirstScalar;
   frontend::FrontEndOptions front_end;
   Machine machine = Machine::Bare;
+  fpatr::BackendKind fpatr_backend = fpatr::BackendKind::Cpp;  // fpatr.backend
 };
 
 // The machine's devices, attached to the front end (nullptr for Bare).
@@ -58,6 +60,8 @@ struct RunResult {
   // with TPC on the block stop and nothing changed.
   std::optional<frontend::Halt> halt;
   std::uint64_t instructions = 0;
+  // The B.FPATR backend stopped the run (checked: its first difference).
+  std::optional<std::string> fpatr_failure;
 };
 
 // Writes every section of `image` through `write`; the fault names the first
@@ -68,7 +72,8 @@ arch::MaybeFault load_sections(
 
 class FunctionalModel {
  public:
-  // Throws std::invalid_argument for an impossible memory window.
+  // Throws std::invalid_argument for an impossible memory window or a
+  // B.FPATR backend this build does not have.
   explicit FunctionalModel(ModelConfig config = {}, std::ostream& out = std::cout,
                            std::ostream& err = std::cerr);
   FunctionalModel(const FunctionalModel&) = delete;
@@ -106,6 +111,7 @@ class FunctionalModel {
   arch::SharedTileFile shared_;
   fabric::Fabric fabric_;
   tlsu::Tlsu tlsu_;
+  std::unique_ptr<fpatr::Backend> fpatr_;
   cube::CubeUnit cube_;
   block_builder::BlockBuilder builder_;
   frontend::FrontEnd front_end_;

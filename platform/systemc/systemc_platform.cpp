@@ -12,6 +12,8 @@ namespace {
 
 // As in the functional model: nothing else issues blocks, so an unready
 // Shared source never becomes ready; the run stops (frontend::stall_halt).
+// The builder calls this after the PEs answered the stall, outside any
+// transport.
 arch::MaybeFault stalled(const std::string& reason) {
   throw frontend::Stalled{reason};
 }
@@ -30,18 +32,19 @@ SystemCPlatform::SystemCPlatform(const sc_core::sc_module_name& name,
       memory_("memory", config_.model.memory_base, config_.model.memory_size,
               config_.timing.cycles(1)),
       fabric_("fabric", config_.timing, log_, config_.model.capacity),
-      builder_("builder", state_, local_, fabric_.tiles(), config_.model.body_entry, config_.timing,
-               log_),
+      builder_("builder", state_, local_, fabric_.tiles(), config_.model.body_entry, stalled,
+               config_.timing, log_),
       front_end_("front_end", state_, memory_.storage(), builder_.semantics(), out, err,
                  config_.model.front_end, config_.timing, log_),
       tlsu_("tlsu", memory_.storage(), local_, fabric_.semantics(), config_.timing, log_),
       cube_(local_, fabric_.semantics(), state_, config_.cube),
       pes_("pe", arch::kPeCount,
            [this](const char* pe_name, std::size_t pe) {
-             return new cube::CubePeModule(pe_name, static_cast<unsigned>(pe), cube_, stalled,
+             return new cube::CubePeModule(pe_name, static_cast<unsigned>(pe), cube_,
                                            config_.timing, log_);
            }),
-      fpatr_("fpatr", config_.timing, log_) {
+      fpatr_backend_(fpatr::make_backend(config_.model.fpatr_backend)),
+      fpatr_("fpatr", *fpatr_backend_, config_.timing, log_) {
   devices_ =
       functional::attach_machine_devices(config_.model.machine, front_end_.semantics(), out, err);
   tlm::tlm_global_quantum::instance().set(config_.timing.quantum());
@@ -109,6 +112,7 @@ functional::RunResult SystemCPlatform::run(std::uint64_t max_instructions) {
   functional::RunResult result;
   result.halt = front_end_.halt();
   result.instructions = front_end_.instructions() - first;
+  result.fpatr_failure = fpatr_.backend().failure();
   return result;
 }
 

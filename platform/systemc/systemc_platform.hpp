@@ -47,9 +47,9 @@ class SystemCPlatform : public sc_core::sc_module {
   // Reads memory through the debug port (transport_dbg).
   arch::MaybeFault read_bytes(std::uint64_t address, std::uint8_t* out, std::uint64_t length);
 
-  // Runs the simulation until a halt, the instruction limit (0 = none) and
-  // the last unit's completion. Simulated time and statistics carry on from
-  // one run to the next.
+  // Runs the simulation until a halt, the instruction limit (0 = none), a
+  // B.FPATR backend failure and the last unit's completion. Simulated time
+  // and statistics carry on from one run to the next.
   functional::RunResult run(std::uint64_t max_instructions);
   // The reset state (architecture, tiles, memory) with `cube` as the CUBE
   // knobs, for another run in the same process.
@@ -92,6 +92,7 @@ class SystemCPlatform : public sc_core::sc_module {
   tlsu::TlsuModule tlsu_;
   cube::CubeUnit cube_;
   sc_core::sc_vector<cube::CubePeModule> pes_;
+  std::unique_ptr<fpatr::Backend> fpatr_backend_;
   fpatr::FpatrModule fpatr_;
 };
 

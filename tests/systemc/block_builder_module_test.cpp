@@ -1,10 +1,10 @@
 // The block builder module alone on its sockets, with stub units answering
 // its block transactions: a completed block goes out as one payload carrying
 // the descriptor by reference, a block waits for the Local tiles it reads
-// (the scoreboard), and a CUBE block stops at the first PE that faults.
+// (the scoreboard), a CUBE block is one rendezvous across the four PEs (the
+// first send opens it, the last closes it) and stops at the first PE that
+// faults or stalls; a stall is an answer the builder hands its stall handler.
 #include <gtest/gtest.h>
-
-#include <tlm_utils/simple_target_socket.h>
 
 #include "block_builder/block_builder_module.hpp"
 #include "harness.hpp"
@@ -17,10 +17,11 @@ using testing::ns;
 // A unit that records what it received and answers after 100 ns, allocating
 // Local register `allocates` (when set) or faulting (when told to).
 struct StubUnit : sc_core::sc_module {
-  tlm_utils::simple_target_socket<StubUnit> socket{"socket"};
+  sc_common::UnitTargetSocket<StubUnit> socket{"socket"};
   std::vector<sc_common::BlockTransaction> received;
   std::optional<unsigned> allocates;
   bool fault = false;
+  bool stall = false;
 
   explicit StubUnit(const sc_core::sc_module_name& name) : sc_module(name) {
     socket.register_b_transport(this, &StubUnit::b_transport);
@@ -32,6 +33,8 @@ struct StubUnit : sc_core::sc_module {
     received.push_back(*transaction);
     if (fault) {
       transaction->fault = arch::make_fault(arch::FaultCode::TileLegality, "stub fault");
+    } else if (stall) {
+      transaction->stall = "S3 is not ready";
     } else {
       transaction->done_at = transaction->ready_at + ns(100);
       if (allocates) transaction->add_destination(*allocates);
@@ -46,7 +49,17 @@ struct Harness : sc_core::sc_module {
   arch::ArchState state;
   arch::LocalTileFile local;
   arch::SharedTileFile shared;
-  BlockBuilderModule builder{"builder", state, local, shared, BodyEntry::FirstScalar, timing, log};
+  BlockBuilderModule builder{"builder",
+                             state,
+                             local,
+                             shared,
+                             BodyEntry::FirstScalar,
+                             [](const std::string& reason) -> arch::MaybeFault {
+                               return arch::make_fault(arch::FaultCode::TileLegality,
+                                                       "stalled: " + reason);
+                             },
+                             timing,
+                             log};
   StubUnit tlsu{"tlsu"};
   sc_core::sc_vector<StubUnit> pes{"pe", arch::kPeCount};
   explicit Harness(const sc_core::sc_module_name& name) : sc_module(name) {
@@ -112,6 +125,37 @@ TEST(BlockBuilderModule, StopsACubeBlockAtTheFirstFault) {
   EXPECT_EQ(h.pes[0].received.size(), 1u);
   EXPECT_TRUE(h.pes[1].received.empty());
   EXPECT_EQ(h.log.faults().at("Fault_TileLegality"), 1u);
+  h.pes[0].fault = false;
+  h.pes[0].received.clear();
+}
+
+TEST(BlockBuilderModule, ACubeBlockIsOneRendezvousOpenedByTheFirstSendAndClosedByTheLast) {
+  Harness& h = harness();
+  for (StubUnit& pe : h.pes)
+    pe.received.clear();
+  ASSERT_FALSE(run_block(arch::OperationClass::Cube, std::nullopt));
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+    ASSERT_EQ(h.pes[pe].received.size(), 1u);
+    EXPECT_EQ(h.pes[pe].received[0].opens_rendezvous, pe == 0) << "PE" << pe;
+    EXPECT_EQ(h.pes[pe].received[0].closes_rendezvous, pe + 1 == arch::kPeCount) << "PE" << pe;
+  }
+  h.tlsu.received.clear();
+  ASSERT_FALSE(run_block(arch::OperationClass::Tlsu, std::nullopt));
+  ASSERT_EQ(h.tlsu.received.size(), 1u);
+  EXPECT_TRUE(h.tlsu.received[0].opens_rendezvous && h.tlsu.received[0].closes_rendezvous);
+}
+
+TEST(BlockBuilderModule, AStallIsAnAnswerHandedToTheStallHandler) {
+  Harness& h = harness();
+  for (StubUnit& pe : h.pes)
+    pe.received.clear();
+  h.pes[0].stall = true;
+  const arch::MaybeFault fault = run_block(arch::OperationClass::Cube, std::nullopt);
+  h.pes[0].stall = false;
+  ASSERT_TRUE(fault);  // this harness's handler turns the stall into a fault
+  EXPECT_EQ(fault->reason, "stalled: S3 is not ready");
+  EXPECT_EQ(h.pes[0].received.size(), 1u);
+  EXPECT_TRUE(h.pes[1].received.empty());
 }
 
 }  // namespace

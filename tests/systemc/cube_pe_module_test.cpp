@@ -1,14 +1,13 @@
 // The four CUBE PE modules alone on their sockets, with the fabric and FPATR
 // modules as their targets, driven as the block builder drives them: one
-// block transaction to PE0..PE3 in order. The block is a rendezvous: PE0 runs
-// the combined preflight, each PE computes its own rows in its own
-// transport, and nothing is allocated or published before the last PE,
-// whose commit allocates the output group (or rolls it back) and publishes.
+// block transaction to PE0..PE3 in order, whose first send opens the
+// rendezvous and whose last closes it. The send that opens it runs the
+// combined preflight, each PE computes its own rows in its own transport,
+// and nothing is allocated or published before the closing send, whose
+// commit allocates the output group (or rolls it back) and publishes.
 #include <gtest/gtest.h>
 
 #include <cstring>
-
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include "../cube/cube_fixture.hpp"
 #include "cube/cube_pe_module.hpp"
@@ -30,18 +29,13 @@ struct Harness : sc_core::sc_module {
   // source, so the fabric module is only the PEs' bound target.
   Core core;
   fabric::FabricModule fabric{"fabric", timing, log};
-  fpatr::FpatrModule fpatr{"fpatr", timing, log};
+  fpatr::CppBackend backend;
+  fpatr::FpatrModule fpatr{"fpatr", backend, timing, log};
   sc_core::sc_vector<CubePeModule> pes;
-  sc_core::sc_vector<tlm_utils::simple_initiator_socket<Harness>> sockets{"socket", arch::kPeCount};
+  sc_core::sc_vector<sc_common::UnitInitiatorSocket<Harness>> sockets{"socket", arch::kPeCount};
   explicit Harness(const sc_core::sc_module_name& name)
       : sc_module(name), pes("pe", arch::kPeCount, [this](const char* pe_name, std::size_t pe) {
-          return new CubePeModule(
-              pe_name, static_cast<unsigned>(pe), core.cube,
-              [](const std::string& reason) -> arch::MaybeFault {
-                ADD_FAILURE() << "stall: " << reason;
-                return std::nullopt;
-              },
-              timing, log);
+          return new CubePeModule(pe_name, static_cast<unsigned>(pe), core.cube, timing, log);
         }) {
     for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
       sockets[pe].bind(pes[pe].block_socket);
@@ -78,6 +72,8 @@ struct Sent {
   }
   ~Sent() { payload.clear_extension(&transaction); }
   void to(unsigned pe) {
+    transaction.opens_rendezvous = pe == 0;
+    transaction.closes_rendezvous = pe + 1 == arch::kPeCount;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     harness().sockets[pe]->b_transport(payload, delay);
     ASSERT_TRUE(payload.is_response_ok());

@@ -4,10 +4,9 @@
 // serialize on the fabric.
 #include <gtest/gtest.h>
 
-#include <tlm_utils/simple_initiator_socket.h>
-
 #include "fabric/fabric_module.hpp"
 #include "harness.hpp"
+#include "sc_common/block_protocol.hpp"
 #include "sc_common/fabric_access.hpp"
 
 namespace ptovp::fabric {
@@ -16,7 +15,7 @@ namespace {
 struct Harness : sc_core::sc_module {
   sc_common::TimingConfig timing;  // 1 ns clock, 4 cycles to publish
   sc_common::ActivityLog log{true};
-  tlm_utils::simple_initiator_socket<Harness> socket{"socket"};
+  sc_common::UnitInitiatorSocket<Harness> socket{"socket"};
   FabricModule fabric{"fabric", timing, log};
   explicit Harness(const sc_core::sc_module_name& name) : sc_module(name) {
     socket.bind(fabric.socket);

@@ -4,13 +4,12 @@
 // bandwidth; a faulting block answers the fault and changes nothing.
 #include <gtest/gtest.h>
 
-#include <tlm_utils/simple_initiator_socket.h>
-
 #include <cstring>
 
 #include "fabric/fabric_module.hpp"
 #include "harness.hpp"
 #include "memory/memory_module.hpp"
+#include "sc_common/block_protocol.hpp"
 #include "sc_common/block_transaction.hpp"
 #include "tlsu/tlsu_module.hpp"
 
@@ -23,7 +22,7 @@ struct Harness : sc_core::sc_module {
   sc_common::TimingConfig timing;  // 20 cycles + 64 bytes per cycle at 1 GHz
   sc_common::ActivityLog log{true};
   arch::LocalTileFile local;
-  tlm_utils::simple_initiator_socket<Harness> socket{"socket"};
+  sc_common::UnitInitiatorSocket<Harness> socket{"socket"};
   memory::MemoryModule memory{"memory", 0, 0x10000, timing.cycles(1)};
   fabric::FabricModule fabric{"fabric", timing, log};
   TlsuModule tlsu{"tlsu", memory.storage(), local, fabric.semantics(), timing, log};
