@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config python3
   libsystemc-dev libboost-dev libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev libgmp-dev libmpfr-dev
-  verilator clang clang-format clang-tidy python3-matplotlib
+  verilator clang clang-format clang-tidy python3-matplotlib  # verilator >= 5: PTOVP_RTL
   parallel slurm-wlm munge
   gdb-multiarch
 )

@@ -1,12 +1,8 @@
 #include "fpatr/fpatr_backend.hpp"
 
-#include <stdexcept>
+#include <algorithm>
 
 #include <fmt/format.h>
-
-#ifdef PTOVP_HAVE_RTL
-#include "fpatr/rtl_backend.hpp"
-#endif
 
 namespace ptovp::fpatr {
 
@@ -15,26 +11,7 @@ RowsAnswer CppBackend::run(const RowsJob& job) {
           std::nullopt};
 }
 
-bool rtl_available() {
-#ifdef PTOVP_HAVE_RTL
-  return true;
-#else
-  return false;
-#endif
-}
-
-std::unique_ptr<Backend> make_backend(BackendKind kind) {
-  if (kind == BackendKind::Cpp) return std::make_unique<CppBackend>();
-#ifdef PTOVP_HAVE_RTL
-  if (kind == BackendKind::Rtl) return std::make_unique<RtlBackend>();
-  return std::make_unique<CheckedBackend>(std::make_unique<CppBackend>(),
-                                          std::make_unique<RtlBackend>());
-#else
-  throw std::invalid_argument(
-      "fpatr.backend: this build has no Verilated RTL (configure with -DPTOVP_RTL=ON and "
-      "Verilator >= 5)");
-#endif
-}
+namespace {
 
 // One backend's outputs of a job, with every output's flags.
 struct Side {
@@ -58,6 +35,8 @@ struct Side {
   }
 };
 
+}  // namespace
+
 struct CheckedBackend::Buffers {
   Side reference, candidate;
 };
@@ -68,6 +47,8 @@ CheckedBackend::CheckedBackend(std::unique_ptr<Backend> reference,
       candidate_(std::move(candidate)),
       buffers_(std::make_unique<Buffers>()) {}
 
+CheckedBackend::~CheckedBackend() = default;
+
 RowsAnswer CheckedBackend::run(const RowsJob& job) {
   RowsJob reference = job;
   reference.out = buffers_->reference.prepare(job);
@@ -75,6 +56,7 @@ RowsAnswer CheckedBackend::run(const RowsJob& job) {
   candidate.out = buffers_->candidate.prepare(job);
   const RowsAnswer expected = reference_->run(reference);
   const RowsAnswer got = candidate_->run(candidate);
+  if (!failure_) failure_ = candidate_->failure();
   if (!failure_) {
     failure_ = compare(job);
     if (!failure_ && expected.flags != got.flags) {

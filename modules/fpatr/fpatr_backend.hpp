@@ -74,6 +74,7 @@ std::unique_ptr<Backend> make_backend(BackendKind kind);
 class CheckedBackend final : public Backend {
  public:
   CheckedBackend(std::unique_ptr<Backend> reference, std::unique_ptr<Backend> candidate);
+  ~CheckedBackend() override;
   std::string_view name() const override { return "checked"; }
   RowsAnswer run(const RowsJob& job) override;
   const std::optional<std::string>& failure() const override { return failure_; }

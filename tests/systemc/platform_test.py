@@ -8,12 +8,15 @@ Suites: Equivalence (every firmware on both engines: identical exit status,
 state dump and memory), Determinism (two runs: byte-identical trace, stats,
 VCD, state), Statistics (instructions by kind, the VCD's busy signals), Faults (a fault inside a block leaves the functional engine's
 state), Timing (one latency key moves the totals by the expected amount),
-BadInput (exit 2, a message naming the problem, no output left behind).
+BadInput (exit 2, a message naming the problem, no output left behind),
+Backends (fpatr.backend=rtl and checked give the memory, state and exit
+status of cpp on firmware with random inputs; skipped without the RTL).
 """
 import argparse
 import glob
 import json
 import os
+import random
 import stat
 import subprocess
 import sys
@@ -90,6 +93,55 @@ class Equivalence(PlatformCase):
             with self.subTest(firmware=name):
                 status = self.assert_same_as_functional(self.assemble(source, name), name)
                 self.assertEqual(status, 0)
+
+
+class Backends(PlatformCase):
+    """The B.FPATR backends by configuration (docs/rtl-cosim.md)."""
+
+    def setUp(self):
+        super().setUp()
+        probe = self.ptovp("run", "--print-config", "--set", "fpatr.backend=rtl")
+        if probe.returncode != 0:
+            self.skipTest("this ptovp has no Verilated RTL (PTOVP_RTL)")
+
+    def random_inputs(self, size, seed):
+        path = self.path(f"inputs{seed}.bin")
+        with open(path, "wb") as f:
+            f.write(random.Random(seed).randbytes(size))
+        return path
+
+    def test_rtl_and_checked_match_cpp_on_the_post_process_firmware(self):
+        for name, size in (("s8_gemm_req8_relu_rowmax", 0x4000), ("mx_gemm_bias", 0x18000)):
+            image = self.assemble(os.path.join(FIRMWARE, name, name + ".s"), name)
+            inputs = self.random_inputs(size, len(name))
+            for engine in ("systemc", "functional"):
+                runs = {backend: self.run_engine(image, engine, f"{name}.{engine}.{backend}",
+                                                 "--load", f"{inputs}@0x10000", "--set",
+                                                 f"fpatr.backend={backend}")
+                        for backend in ("cpp", "rtl", "checked")}
+                with self.subTest(firmware=name, engine=engine):
+                    self.assertEqual(runs["cpp"][0], 0)
+                    for backend in ("rtl", "checked"):
+                        self.assertEqual(runs[backend][0], runs["cpp"][0], backend + " status")
+                        self.assertEqual(runs[backend][1], runs["cpp"][1], backend + " state")
+                        self.assertEqual(runs[backend][2], runs["cpp"][2], backend + " memory")
+
+    def test_a_mode_outside_the_rtl_stops_the_run_with_status_102(self):
+        source = os.path.join(FIRMWARE, "s8_gemm_req8_relu_rowmax", "s8_gemm_req8_relu_rowmax.s")
+        with open(source) as f:
+            text = f.read()
+        # DEQF16 (S32 to FP16, no offset; D twice the bytes) is outside the
+        # RTL's integer family.
+        self.assertIn("B.FPATR REQ8,", text)
+        self.assertIn(".equ QUANT_HI, 0x3FA0", text)
+        self.assertIn("->M<4>", text)
+        text = text.replace("B.FPATR REQ8,", "B.FPATR DEQF16,").replace("->M<4>", "->M<5>")
+        image = self.assemble_text(text.replace(".equ QUANT_HI, 0x3FA0", ".equ QUANT_HI, 0"),
+                                   "deqf16")
+        result = self.ptovp("run", image, "--quiet", "--set", "fpatr.backend=rtl")
+        self.assertEqual(result.returncode, 102, result.stderr)
+        self.assertIn("PreQuantMode 5 (DEQF16)", result.stderr)
+        self.assertIn("not in the B.FPATR RTL", result.stderr)
 
 
 class Determinism(PlatformCase):

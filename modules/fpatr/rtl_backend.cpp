@@ -1,0 +1,352 @@
+#include "fpatr/rtl_backend.hpp"
+
+// The Verilator runtime before anything else (docs/rtl-cosim.md: it must not
+// follow SystemC's headers); this file includes no SystemC.
+#include <verilated.h>
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "Vfpatr_pipeline.h"
+#include "Vfpatr_pipeline_fault.h"
+
+namespace ptovp::fpatr {
+
+namespace {
+
+constexpr unsigned kLanes = PTOVP_RTL_LANES;
+constexpr unsigned kDepth = PTOVP_RTL_DEPTH;
+
+// One beat of the lane interface and what comes back for it.
+struct Beat {
+  bool reduce = false;
+  std::uint32_t lanes = 0;  // a bit per lane that carries an element
+  std::array<std::uint32_t, kLanes> value{}, current{}, scale{}, alpha{}, offset{};
+};
+struct Result {
+  std::array<std::uint32_t, kLanes> bits{};
+  std::array<std::uint8_t, kLanes> flags{};
+};
+
+// The lane words of a port LANES x 32 bits wide, whichever C type Verilator
+// chose for it.
+template <std::size_t N>
+void put(VlWide<N>& port, unsigned lane, std::uint32_t word) {
+  port[lane] = word;
+}
+inline void put(QData& port, unsigned lane, std::uint32_t word) {
+  const unsigned shift = 32 * lane;
+  port = (port & ~(QData{0xFFFFFFFFu} << shift)) | QData{word} << shift;
+}
+inline void put(IData& port, unsigned, std::uint32_t word) {
+  port = word;
+}
+template <std::size_t N>
+std::uint32_t get(const VlWide<N>& port, unsigned lane) {
+  return port[lane];
+}
+inline std::uint32_t get(QData port, unsigned lane) {
+  return static_cast<std::uint32_t>(port >> (32 * lane));
+}
+inline std::uint32_t get(IData port, unsigned) {
+  return port;
+}
+inline std::uint8_t flags_of(std::uint64_t port, unsigned lane) {
+  return static_cast<std::uint8_t>(port >> (8 * lane));
+}
+
+// The block parameters as the RTL latches them.
+struct BlockConfig {
+  std::uint8_t source = 0, kind = 0, relu = 0, rmode = 1, offset_width = 0, out_bits = 32;
+  bool sat = false, out_signed = true, max_abs = false;
+};
+
+}  // namespace
+
+class RtlBackend::Model {
+ public:
+  virtual ~Model() = default;
+  virtual void configure(const BlockConfig& config) = 0;
+  // Streams `beats` through the pipeline (results in order); returns the
+  // clock cycles it took, from the first beat offered to the last result.
+  virtual std::uint64_t stream(const std::vector<Beat>& beats, std::vector<Result>& results) = 0;
+};
+
+namespace {
+
+template <typename Verilated>
+class ModelOf final : public RtlBackend::Model {
+ public:
+  ModelOf() : model_(&context_, "fpatr") {
+    model_.clk = 0;
+    model_.rst_n = 0;
+    model_.eval();
+    tick();
+    model_.rst_n = 1;
+    model_.eval();
+  }
+
+  void configure(const BlockConfig& c) override {
+    model_.cfg_source = c.source;
+    model_.cfg_kind = c.kind;
+    model_.cfg_relu = c.relu;
+    model_.cfg_rmode = c.rmode;
+    model_.cfg_sat = c.sat;
+    model_.cfg_offset_width = c.offset_width;
+    model_.cfg_out_bits = c.out_bits;
+    model_.cfg_out_signed = c.out_signed;
+    model_.cfg_max_abs = c.max_abs;
+    model_.cfg_load = 1;
+    model_.in_valid = 0;
+    tick();
+    model_.cfg_load = 0;
+  }
+
+  std::uint64_t stream(const std::vector<Beat>& beats, std::vector<Result>& results) override {
+    results.assign(beats.size(), Result{});
+    std::size_t offered = 0, received = 0;
+    std::uint64_t cycles = 0;
+    model_.out_ready = 1;
+    while (received < beats.size()) {
+      // Drive, let the handshakes settle, sample, then the clock edge.
+      const bool offering = offered < beats.size();
+      model_.in_valid = offering ? 1 : 0;
+      if (offering) drive(beats[offered]);
+      model_.eval();
+      const bool accepted = offering && model_.in_ready;
+      if (model_.out_valid) {
+        Result& r = results[received++];
+        for (unsigned lane = 0; lane < kLanes; ++lane) {
+          r.bits[lane] = get(model_.out_bits, lane);
+          r.flags[lane] = flags_of(model_.out_flags, lane);
+        }
+      }
+      tick();
+      ++cycles;
+      if (accepted) ++offered;
+    }
+    model_.in_valid = 0;
+    return cycles;
+  }
+
+ private:
+  void tick() {
+    model_.clk = 1;
+    model_.eval();
+    model_.clk = 0;
+    model_.eval();
+  }
+
+  void drive(const Beat& beat) {
+    model_.in_op = beat.reduce;
+    model_.in_lanes = static_cast<CData>(beat.lanes);
+    for (unsigned lane = 0; lane < kLanes; ++lane) {
+      put(model_.in_value, lane, beat.value[lane]);
+      put(model_.in_current, lane, beat.current[lane]);
+      put(model_.in_scale, lane, beat.scale[lane]);
+      put(model_.in_alpha, lane, beat.alpha[lane]);
+      put(model_.in_offset, lane, beat.offset[lane]);
+    }
+  }
+
+  VerilatedContext context_;
+  Verilated model_;
+};
+
+// A multiplier as the lane word carries it: {exponent[9:0], significand[10:0]}.
+std::uint32_t multiplier_word(const numeric::Dyadic& value) {
+  const auto significand = static_cast<std::uint32_t>(value.significand);
+  if (value.significand == 0) return 0;
+  return (static_cast<std::uint32_t>(value.exponent) & 0x3FFu) << 11 | (significand & 0x7FFu);
+}
+
+bool fits_lane(const numeric::Dyadic& value) {
+  return !value.negative && value.significand < (1u << 11) && value.exponent >= -512 &&
+         value.exponent < 512;
+}
+
+BlockConfig block_config(const PostProcessUnit& unit) {
+  const numeric::PostProcess& post = unit.element_pipeline();
+  BlockConfig c;
+  c.source = unit.accumulator_type() == numeric::DataType::S32   ? 0
+             : unit.accumulator_type() == numeric::DataType::U32 ? 1
+                                                                 : 2;
+  c.kind = post.identity() ? 2 : post.mode().parameter == numeric::ParameterKind::Shift ? 1 : 0;
+  c.relu = static_cast<std::uint8_t>(post.relu_mode());
+  c.rmode = static_cast<std::uint8_t>(post.control().rounding);
+  c.sat = post.control().saturate;
+  c.offset_width = post.mode().offset_width;
+  const numeric::DataTypeInfo& out = numeric::info(unit.output_type());
+  c.out_bits = out.lane_bits;
+  c.out_signed = out.kind == numeric::TypeKind::Signed;
+  c.max_abs = unit.attributes().max_abs_en();
+  return c;
+}
+
+// One reduction (RowMax of a row, GroupMax of a group): the words, then an
+// optional RowMaxIn as the current operand of a final step
+// (numeric::row_max, numeric::group_max).
+struct Sequence {
+  const std::uint32_t* words;
+  std::uint32_t count;
+  const std::uint32_t* init;
+  std::uint32_t* out;
+  std::uint8_t* flags_out;
+};
+
+}  // namespace
+
+RtlBackend::RtlBackend(bool fault_rne_tie) {
+  if (fault_rne_tie) {
+    model_ = std::make_unique<ModelOf<Vfpatr_pipeline_fault>>();
+  } else {
+    model_ = std::make_unique<ModelOf<Vfpatr_pipeline>>();
+  }
+}
+
+RtlBackend::~RtlBackend() = default;
+
+unsigned RtlBackend::lanes() {
+  return kLanes;
+}
+
+unsigned RtlBackend::depth() {
+  return kDepth;
+}
+
+std::optional<std::string> RtlBackend::unsupported(const PostProcessUnit& unit) {
+  const numeric::PostProcess& post = unit.element_pipeline();
+  if (post.identity()) return std::nullopt;
+  const bool integer_output = numeric::info(unit.output_type()).kind != numeric::TypeKind::Floating;
+  if (unit.accumulator_type() != numeric::DataType::FP32 && integer_output) return std::nullopt;
+  return fmt::format(
+      "PreQuantMode {} ({}) with a {} accumulator and a {} output is not in the B.FPATR RTL "
+      "(rtl/fpatr: the integer family; docs/rtl-cosim.md)",
+      post.mode().code, post.mode().name, numeric::name(unit.accumulator_type()),
+      numeric::name(unit.output_type()));
+}
+
+RowsAnswer RtlBackend::run(const RowsJob& job) {
+  const PostProcessUnit& unit = *job.unit;
+  if (auto reason = unsupported(unit)) {
+    if (!failure_)
+      failure_ =
+          fmt::format("block {} at 0x{:x}, PE{}: {}", job.block, job.block_pc, job.pe, *reason);
+    return {};
+  }
+  const Parameters& p = *job.parameters;
+  const numeric::PostProcess& post = unit.element_pipeline();
+  const bool vector_quant = unit.vector_quant();
+  const unsigned relu = post.relu_mode();
+  const numeric::Dyadic zero{};
+  model_->configure(block_config(unit));
+  std::uint8_t flags = 0;
+  std::uint64_t cycles = 0;
+
+  // D: the elements in row-major order, LANES per beat, each with its
+  // column's parameters.
+  const std::uint32_t n = job.columns;
+  const std::size_t elements = std::size_t{job.rows} * n;
+  std::vector<Beat> beats((elements + kLanes - 1) / kLanes);
+  for (std::size_t i = 0; i < elements; ++i) {
+    const auto c = static_cast<std::uint32_t>(i % n);
+    const numeric::QuantParameter& quant = vector_quant ? p.quant_columns[c] : p.quant;
+    const numeric::Dyadic& alpha = relu == numeric::kReluScalar   ? p.alpha
+                                   : relu == numeric::kReluVector ? p.alpha_columns[c]
+                                                                  : zero;
+    if (!fits_lane(quant.scale) || !fits_lane(alpha)) {
+      failure_ = fmt::format("block {} at 0x{:x}, PE{}: a multiplier outside the RTL's lane format",
+                             job.block, job.block_pc, job.pe);
+      return {};
+    }
+    Beat& beat = beats[i / kLanes];
+    const unsigned lane = i % kLanes;
+    beat.lanes |= 1u << lane;
+    beat.value[lane] = job.accumulator[i];
+    beat.scale[lane] = multiplier_word(quant.scale);
+    beat.alpha[lane] = multiplier_word(alpha);
+    beat.offset[lane] =
+        (quant.shift & 0x1Fu) << 18 | (static_cast<std::uint32_t>(quant.offset) & 0x3FFFFu);
+  }
+  std::vector<Result> results;
+  cycles += model_->stream(beats, results);
+  for (std::size_t i = 0; i < elements; ++i) {
+    const Result& r = results[i / kLanes];
+    const unsigned lane = i % kLanes;
+    job.out.d[i] = r.bits[lane];
+    if (job.out.d_flags != nullptr) job.out.d_flags[i] = r.flags[lane];
+    flags |= r.flags[lane];
+  }
+
+  // The reductions, a sequence per lane: one step per beat, each waiting
+  // for the previous step's result.
+  std::vector<Sequence> sequences;
+  if (unit.row_max()) {
+    for (std::uint32_t r = 0; r < job.rows; ++r) {
+      sequences.push_back({job.accumulator + std::size_t{r} * n, n,
+                           p.row_max_in.empty() ? nullptr : &p.row_max_in[r], job.out.row_max + r,
+                           job.out.row_max_flags ? job.out.row_max_flags + r : nullptr});
+    }
+  }
+  if (unit.group_max()) {
+    const unsigned group_n = numeric::group_n_from_code(unit.attributes().group_n_code());
+    const std::uint32_t groups = unit.groups(n);
+    for (std::uint32_t r = 0; r < job.rows; ++r) {
+      for (std::uint32_t g = 0; g < groups; ++g) {
+        const std::size_t i = std::size_t{r} * groups + g;
+        sequences.push_back({job.accumulator + std::size_t{r} * n + std::size_t{g} * group_n,
+                             std::min(group_n, n - g * group_n), nullptr, job.out.group_max + i,
+                             job.out.group_max_flags ? job.out.group_max_flags + i : nullptr});
+      }
+    }
+  }
+  const bool max_abs = unit.attributes().max_abs_en();
+  for (std::size_t first = 0; first < sequences.size(); first += kLanes) {
+    const std::size_t count = std::min<std::size_t>(kLanes, sequences.size() - first);
+    std::array<std::uint32_t, kLanes> running{};
+    std::array<std::uint8_t, kLanes> running_flags{};
+    std::uint32_t longest = 0;
+    for (std::size_t s = 0; s < count; ++s) {
+      running[s] = sequences[first + s].words[0];
+      longest = std::max(longest, sequences[first + s].count);
+    }
+    // Step k (k = 0 is the ABS of the first word, when MaxAbsEn; the last,
+    // RowMaxIn against the result, when there is one).
+    for (std::uint32_t k = max_abs ? 0 : 1; k <= longest; ++k) {
+      Beat beat;
+      beat.reduce = true;
+      for (std::size_t s = 0; s < count; ++s) {
+        const Sequence& seq = sequences[first + s];
+        if (k < seq.count) {
+          beat.lanes |= 1u << s;
+          beat.current[s] = running[s];
+          beat.value[s] = seq.words[k];
+        } else if (k == seq.count && seq.init != nullptr) {
+          beat.lanes |= 1u << s;
+          beat.current[s] = *seq.init;
+          beat.value[s] = running[s];
+        }
+      }
+      if (beat.lanes == 0) continue;
+      const std::vector<Beat> one{beat};
+      cycles += model_->stream(one, results);
+      for (std::size_t s = 0; s < count; ++s) {
+        if ((beat.lanes >> s & 1u) == 0) continue;
+        running[s] = results[0].bits[s];
+        running_flags[s] |= results[0].flags[s];
+      }
+    }
+    for (std::size_t s = 0; s < count; ++s) {
+      const Sequence& seq = sequences[first + s];
+      *seq.out = running[s];
+      if (seq.flags_out != nullptr) *seq.flags_out = running_flags[s];
+      flags |= running_flags[s];
+    }
+  }
+  return {flags, cycles};
+}
+
+}  // namespace ptovp::fpatr
