@@ -41,6 +41,10 @@ foreach(target IN LISTS ptovp_exported)
     set(export_name platform)
   endif()
   set_target_properties(${target} PROPERTIES EXPORT_NAME ${export_name})
+  if(PTOVP_SANITIZE)
+    # Instrumented archives need the sanitizer runtimes wherever they are linked.
+    target_link_options(${target} INTERFACE -fsanitize=address,undefined)
+  endif()
 endforeach()
 
 install(TARGETS ${ptovp_exported} EXPORT ptovpTargets
