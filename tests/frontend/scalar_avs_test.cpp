@@ -1,4 +1,4 @@
-// Replays the spec's scalar witnesses (tests/vectors/scalar-avs.vec, facts
+// Replays the spec's scalar witnesses (tests/vectors/scalar-avs.witness, facts
 // extracted by scripts/gen_scalar_avs.py from the generated ValidateScalar*
 // functions and the hand-written AVS mains; docs/avs/scalar.md lists every
 // AVS ID): each case sets the registers, queues and memory on every PE,
@@ -27,7 +27,7 @@ struct AvsCase {
 };
 
 std::vector<AvsCase> load_cases() {
-  std::ifstream in(PTOVP_SOURCE_DIR "/tests/vectors/scalar-avs.vec");
+  std::ifstream in(PTOVP_SOURCE_DIR "/tests/vectors/scalar-avs.witness");
   std::vector<AvsCase> cases;
   std::string line;
   int number = 0;
@@ -66,7 +66,7 @@ class ScalarAvsTest : public ProgramTest {
   // Runs one case; failures name its AVS ID and vector line. Returns false
   // when its instruction lies outside the platform's memory window.
   bool replay(const AvsCase& avs) {
-    SCOPED_TRACE(avs.id + " (scalar-avs.vec:" + std::to_string(avs.line) + ")");
+    SCOPED_TRACE(avs.id + " (scalar-avs.witness:" + std::to_string(avs.line) + ")");
     model.state().reset();
     arch::ArchState& state = model.state();
     std::uint64_t tpc = 0;
@@ -158,7 +158,7 @@ class ScalarAvsTest : public ProgramTest {
 
 TEST_F(ScalarAvsTest, EveryExtractedWitness) {
   const std::vector<AvsCase> cases = load_cases();
-  ASSERT_GE(cases.size(), 190u) << "tests/vectors/scalar-avs.vec is missing or truncated";
+  ASSERT_GE(cases.size(), 190u) << "tests/vectors/scalar-avs.witness is missing or truncated";
   std::vector<std::string> unplaced;
   for (const AvsCase& avs : cases) {
     if (!replay(avs)) unplaced.push_back(avs.id);
