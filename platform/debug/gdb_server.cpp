@@ -279,7 +279,7 @@ functional::RunResult GdbServer::run(Target& target, std::uint64_t max_instructi
         case Resume::Detach:
           end_session();
           if (halted_) {
-            return functional::RunResult{halted_, executed};
+            return functional::RunResult{halted_, executed, std::nullopt};
           }
           break;
         case Resume::Continue:
@@ -291,7 +291,7 @@ functional::RunResult GdbServer::run(Target& target, std::uint64_t max_instructi
                         ? fmt::format("W{:02x}", halted_->exit_code & 0xFF)
                         : fmt::format("X{:02x}", signal_of(*halted_)));
         end_session();
-        return functional::RunResult{halted_, executed};
+        return functional::RunResult{halted_, executed, std::nullopt};
       }
     }
     std::uint64_t budget = 0;
@@ -300,7 +300,7 @@ functional::RunResult GdbServer::run(Target& target, std::uint64_t max_instructi
         halted_.reset();
         if (client_ >= 0) send_packet("X18");  // SIGXCPU: the instruction limit
         end_session();
-        return functional::RunResult{std::nullopt, executed};
+        return functional::RunResult{std::nullopt, executed, std::nullopt};
       }
       budget = max_instructions - executed;
     }
@@ -312,12 +312,12 @@ functional::RunResult GdbServer::run(Target& target, std::uint64_t max_instructi
     const functional::RunResult part = target.run(budget);
     executed += part.instructions;
     if (!part.halt) {
-      if (client_ < 0) return functional::RunResult{std::nullopt, executed};  // the limit
+      if (client_ < 0) return functional::RunResult{std::nullopt, executed, std::nullopt};  // the limit
       continue;  // the limit check above ends the session
     }
     if (part.halt->kind != HaltKind::Paused) {
       if (client_ < 0) {
-        return functional::RunResult{part.halt, executed};
+        return functional::RunResult{part.halt, executed, std::nullopt};
       }
       halted_ = part.halt;
       if (halted_->kind == HaltKind::Trap || halted_->kind == HaltKind::Stall)
@@ -325,7 +325,7 @@ functional::RunResult GdbServer::run(Target& target, std::uint64_t max_instructi
       if (halted_->kind == HaltKind::Breakpoint || halted_->kind == HaltKind::HostExit) {
         send_packet(fmt::format("W{:02x}", halted_->exit_code & 0xFF));
         end_session();
-        return functional::RunResult{halted_, executed};
+        return functional::RunResult{halted_, executed, std::nullopt};
       }
       last_stop_ = halt_reply(*halted_);
       send_packet(last_stop_);
@@ -335,7 +335,7 @@ functional::RunResult GdbServer::run(Target& target, std::uint64_t max_instructi
       case frontend::PauseCause::Interrupt:
         if (client_ >= 0) send_packet("X02");
         end_session();
-        return functional::RunResult{part.halt, executed};
+        return functional::RunResult{part.halt, executed, std::nullopt};
       case frontend::PauseCause::Debugger:
         if (client_ < 0) {
           if (pending_client_.load() >= 0) begin_session();  // it asks '?' first
