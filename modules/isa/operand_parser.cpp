@@ -451,7 +451,10 @@ bool OperandParser::parse(const FormInfo& form, std::vector<OperandText> operand
       return false;
     }
     const Fit fit = parse_slot(form, slot, operands[next], out, error);
-    if (fit == Fit::Error) return false;
+    if (fit == Fit::Error) {
+      ++progress;
+      return false;
+    }
     if (fit == Fit::NoFit) {
       if (slot.optional) continue;
       error = {"expected " + describe_slot(form, slot) + ", found '" + operands[next].text + "'" +
@@ -463,7 +466,7 @@ bool OperandParser::parse(const FormInfo& form, std::vector<OperandText> operand
       sources_or_dest_seen = true;
     }
     ++next;
-    ++progress;
+    progress += 2;
   }
   if (next < operands.size()) {
     error = {"unexpected operand '" + operands[next].text + "'" + shifted_register_hint(form),

@@ -39,7 +39,10 @@ class OperandParser {
       : resolve_(std::move(resolve)), pc_(pc), symbols_final_(symbols_final) {}
 
   // Fills out.fields for form. On failure returns false, sets error and sets
-  // progress to the number of slots matched (to pick the best candidate's error).
+  // progress to twice the number of slots matched, plus one when the failing
+  // operand was recognised by its slot but its value is wrong: the candidate
+  // that got furthest gives the error (`B.IOT mask=0110, ...` reports the mask,
+  // not a missing source tile).
   bool parse(const FormInfo& form, std::vector<OperandText> operands, std::size_t end_column,
              ParsedOperands& out, OperandError& error, int& progress) const;
 

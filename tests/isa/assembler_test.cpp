@@ -207,6 +207,19 @@ TEST(AssemblerErrors, EveryErrorIsListedWithPlaceAndCaret) {
     EXPECT_EQ(d.line, &d - &r.diagnostics[0] + 1);
 }
 
+TEST(AssemblerErrors, AnUnencodableMaskIsReportedOnEveryBIotForm) {
+  // The sourceless form has the mask first: its error must win over the
+  // source forms' "expected a source tile".
+  for (const char* line :
+       {"B.IOT mask=0110, last, ->M<4>\n", "B.IOT T#1, mask=0110, last\n",
+        "B.IOT T#1, T#2, mask=0110, last, ->M<4>\n", "B.IOS mask=0110, ->S1<4>\n"}) {
+    const auto r = assemble(line);
+    ASSERT_EQ(r.diagnostics.size(), 1u) << line << all_errors(r);
+    EXPECT_NE(r.diagnostics[0].message.find("mask 0110 has no PEMode encoding"), std::string::npos)
+        << line << r.diagnostics[0].message;
+  }
+}
+
 TEST(AssemblerErrors, RecursiveIncludeAndDuplicateLabel) {
   Assembler a(kDefaultRelease, [](const std::string& path) -> std::optional<std::string> {
     if (path == "a.s") return std::string("x: BSTOP\nx: BSTOP\n.include \"b.s\"\n");
