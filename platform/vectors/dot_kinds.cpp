@@ -84,7 +84,10 @@ void register_dot_kinds(VectorKindRegistry& registry) {
       VectorKind{"dot",
                  {"profile", "atype", "btype", "k", "a", "b", "sa", "sb", "init", "bias"},
                  {"out"},
-                 compute_dot};
+                 compute_dot,
+                 [](const VectorInputs&, std::string_view) {
+                   return OutputRange{32, false};
+                 }};
 }
 
 }  // namespace ptovp::vectors

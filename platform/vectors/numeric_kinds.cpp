@@ -1,6 +1,8 @@
 // The numeric-core vector kinds (FORMAT.md): post fenc ienc affine rss shift
 // e8m0 redstep, each computed by the production function it names.
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include "numeric/e8m0_conversion.hpp"
 #include "numeric/encoders.hpp"
@@ -46,63 +48,94 @@ VectorOutputs out_flags(const Encoded& e) {
   return {{"out", hex(e.bits)}, {"flags", hex(e.flags)}};
 }
 
+// `out` is one element at the width of `out_type`; `flags` is the 5-bit vector.
+using OutType = std::function<OutputRange(const VectorInputs&)>;
+
+OutType raw_bits(unsigned bits) {
+  return [bits](const VectorInputs&) { return OutputRange{bits, false}; };
+}
+
+OutType lane_of(const char* type_key) {
+  return [type_key](const VectorInputs& in) {
+    return OutputRange{numeric::info(in.data_type(type_key)).lane_bits, false};
+  };
+}
+
 // An input the architecture rejects makes the line malformed, naming the field.
 template <typename Compute>
-VectorKind kind(std::string name, std::vector<std::string> inputs, std::vector<std::string> outputs,
+VectorKind kind(std::string name, std::vector<std::string> inputs, OutType out_type,
                 Compute compute) {
-  return VectorKind{std::move(name), std::move(inputs), std::move(outputs),
+  return VectorKind{std::move(name),
+                    std::move(inputs),
+                    {"out", "flags"},
                     [compute](const VectorInputs& in) -> VectorOutputs {
                       try {
                         return compute(in);
                       } catch (const numeric::IllegalFieldValue& error) {
                         throw MalformedVector(error.what());
                       }
+                    },
+                    [out_type](const VectorInputs& in, std::string_view key) {
+                      return key == "flags" ? OutputRange{5, false} : out_type(in);
                     }};
+}
+
+// PreQuantMode's output type; mode 0 keeps the accumulator type.
+OutputRange post_output(const VectorInputs& in) {
+  const numeric::PreQuantModeInfo* mode =
+      numeric::find_pre_quant_mode(static_cast<unsigned>(in.u64("mode")));
+  const numeric::DataType type =
+      mode == nullptr || mode->code == 0 ? in.data_type("acc") : mode->output;
+  return {numeric::info(type).lane_bits, false};
 }
 
 }  // namespace
 
 void register_numeric_kinds(VectorKindRegistry& registry) {
-  const std::vector<std::string> out_and_flags{"out", "flags"};
   registry["post"] = kind("post", {"acc", "v", "mode", "relu", "q", "r", "rmode", "sat"},
-                          out_and_flags, [](const VectorInputs& in) {
+                          post_output, [](const VectorInputs& in) {
                             return out_flags(numeric::post_process_element(
                                 word32(in, "v"), static_cast<unsigned>(in.u64("mode")),
                                 static_cast<unsigned>(in.u64("relu")), in.data_type("acc"),
                                 in.u64("q"), in.u64("r"), control(in)));
                           });
   registry["fenc"] =
-      kind("fenc", {"type", "x", "rmode", "sat"}, out_and_flags, [](const VectorInputs& in) {
+      kind("fenc", {"type", "x", "rmode", "sat"}, lane_of("type"), [](const VectorInputs& in) {
         return out_flags(numeric::reference_matrix_floating_encoding(
             fp32_value(in, "x"), in.data_type("type"), control(in)));
       });
   registry["ienc"] =
-      kind("ienc", {"type", "x", "rmode", "sat"}, out_and_flags, [](const VectorInputs& in) {
+      kind("ienc", {"type", "x", "rmode", "sat"}, lane_of("type"), [](const VectorInputs& in) {
         return out_flags(numeric::reference_matrix_integer_encoding(
             fp32_value(in, "x"), in.data_type("type"), control(in)));
       });
   registry["affine"] =
-      kind("affine", {"x", "scale", "offset", "width", "type", "rmode", "sat"}, out_and_flags,
+      kind("affine", {"x", "scale", "offset", "width", "type", "rmode", "sat"}, lane_of("type"),
            [](const VectorInputs& in) {
              return out_flags(numeric::matrix_quantized_affine(
                  fp32_value(in, "x"), fp32_value(in, "scale"), in.i64("offset"),
                  static_cast<unsigned>(in.u64("width")), in.data_type("type"), control(in)));
            });
-  registry["rss"] = kind("rss", {"x", "width", "rmode"}, out_and_flags, [](const VectorInputs& in) {
-    const numeric::SignedIntermediate r = numeric::matrix_round_and_saturate_signed(
-        fp32_value(in, "x"), static_cast<unsigned>(in.u64("width")), rounding(in));
-    return VectorOutputs{{"out", std::to_string(r.value)}, {"flags", hex(r.flags)}};
-  });
-  registry["shift"] = kind("shift", {"v", "s"}, out_and_flags, [](const VectorInputs& in) {
+  registry["rss"] = kind(
+      "rss", {"x", "width", "rmode"},
+      [](const VectorInputs& in) {
+        return OutputRange{static_cast<unsigned>(in.u64("width")), true};
+      },
+      [](const VectorInputs& in) {
+        const numeric::SignedIntermediate r = numeric::matrix_round_and_saturate_signed(
+            fp32_value(in, "x"), static_cast<unsigned>(in.u64("width")), rounding(in));
+        return VectorOutputs{{"out", std::to_string(r.value)}, {"flags", hex(r.flags)}};
+      });
+  registry["shift"] = kind("shift", {"v", "s"}, raw_bits(16), [](const VectorInputs& in) {
     return out_flags(
         numeric::matrix_shift_s32_to_s16(word32(in, "v"), static_cast<unsigned>(in.u64("s"))));
   });
   registry["e8m0"] =
-      kind("e8m0", {"type", "x", "rmode", "sat"}, out_and_flags, [](const VectorInputs& in) {
+      kind("e8m0", {"type", "x", "rmode", "sat"}, raw_bits(8), [](const VectorInputs& in) {
         return out_flags(numeric::tcvt_to_e8m0(in.data_type("type"), in.u64("x"), control(in)));
       });
   registry["redstep"] =
-      kind("redstep", {"type", "cur", "cand", "maxabs"}, out_and_flags, [](const VectorInputs& in) {
+      kind("redstep", {"type", "cur", "cand", "maxabs"}, raw_bits(32), [](const VectorInputs& in) {
         return out_flags(numeric::reduction_step(in.data_type("type"), word32(in, "cur"),
                                                  word32(in, "cand"), in.boolean("maxabs")));
       });

@@ -99,6 +99,34 @@ bool same_value(const std::string& expected, const std::string& computed) {
   return expected == computed;
 }
 
+// Throws MalformedVector for an expected value the kind can never compute: not
+// an integer, negative for a raw pattern, or wider than the output.
+void require_possible(const KeyValues& expected, const VectorKind& kind,
+                      const VectorInputs& inputs) {
+  if (!kind.output_range) return;
+  for (const auto& [key, text] : expected) {
+    const OutputRange range = kind.output_range(inputs, key);
+    bool negative = false;
+    unsigned long long magnitude = 0;
+    const auto impossible = [&, &key = key, &text = text](const std::string& why) {
+      return MalformedVector("expected output '" + key + "=" + text + "' " + why);
+    };
+    if (!parse_number(text, negative, magnitude)) throw impossible("is not an integer");
+    if (negative && magnitude != 0 && !range.is_signed) {
+      throw impossible("is negative; the output is a raw " + std::to_string(range.bits) +
+                       "-bit pattern");
+    }
+    const unsigned long long limit =
+        range.is_signed    ? (negative ? 1ull << (range.bits - 1) : (1ull << (range.bits - 1)) - 1)
+        : range.bits >= 64 ? ~0ull
+                           : (1ull << range.bits) - 1;
+    if (magnitude > limit) {
+      throw impossible(std::string("does not fit the ") + (range.is_signed ? "signed " : "") +
+                       std::to_string(range.bits) + "-bit output");
+    }
+  }
+}
+
 bool outputs_match(const KeyValues& expected, const VectorOutputs& computed) {
   if (expected.size() != computed.size()) return false;
   for (const auto& [key, value] : expected) {
@@ -172,8 +200,10 @@ void VectorChecker::check_line(const std::string& line, const std::string& where
   std::string computed_text;
   bool match = false;
   try {
-    const VectorOutputs computed = kind->compute(VectorInputs(
-        std::map<std::string, std::string>(parsed.inputs.begin(), parsed.inputs.end())));
+    const VectorInputs inputs(
+        std::map<std::string, std::string>(parsed.inputs.begin(), parsed.inputs.end()));
+    const VectorOutputs computed = kind->compute(inputs);
+    require_possible(parsed.outputs, *kind, inputs);
     match = outputs_match(parsed.outputs, computed);
     computed_text = join(KeyValues(computed.begin(), computed.end()));
   } catch (const MalformedVector& error) {

@@ -43,11 +43,21 @@ class VectorInputs {
 // Computed outputs in line order: key and canonical text (hex 0x... or decimal).
 using VectorOutputs = std::vector<std::pair<std::string, std::string>>;
 
+// The values an integer output can take: `bits` wide, raw (0..2^bits-1) or
+// signed decimal (-2^(bits-1)..2^(bits-1)-1). An expected value outside it can
+// never be computed, so the line is malformed rather than a mismatch.
+struct OutputRange {
+  unsigned bits = 64;
+  bool is_signed = false;
+};
+
 struct VectorKind {
   std::string name;
   std::vector<std::string> input_keys;   // every one required, no others allowed
   std::vector<std::string> output_keys;  // required outputs; empty: the kind checks its own
   std::function<VectorOutputs(const VectorInputs&)> compute;
+  // The range of each output for these inputs; empty: outputs are not checked.
+  std::function<OutputRange(const VectorInputs&, std::string_view key)> output_range;
 };
 
 using VectorKindRegistry = std::map<std::string, VectorKind, std::less<>>;

@@ -96,6 +96,40 @@ TEST(VectorChecker, RejectsMalformedLinesWithFileLineAndReason) {
   EXPECT_THAT(run.report, HasSubstr("8 malformed"));
 }
 
+TEST(VectorChecker, AnExpectationNoKindCanComputeIsMalformedNotAMismatch) {
+  VectorKindRegistry kinds;
+  register_numeric_kinds(kinds);
+  register_dot_kinds(kinds);
+  std::ostringstream report;
+  VectorChecker checker(kinds, report);
+  std::istringstream input(
+      "fenc type=FP16 x=0x3f800000 rmode=RNE sat=0 -> out=0x3c00 flags=0\n"
+      "fenc type=FP16 x=0x3f800000 rmode=RNE sat=0 -> out=0x13c00 flags=0\n"    // wider than FP16
+      "fenc type=FP16 x=0x3f800000 rmode=RNE sat=0 -> out=0x3c00 flags=0x20\n"  // no 6th flag
+      "fenc type=FP16 x=0x3f800000 rmode=RNE sat=0 -> out=-1 flags=0\n"   // raw bits are unsigned
+      "fenc type=FP16 x=0x3f800000 rmode=RNE sat=0 -> out=one flags=0\n"  // not an integer
+      "rss x=0x41780000 width=5 rmode=RNE -> out=15 flags=0x14\n"
+      "rss x=0x41780000 width=5 rmode=RNE -> out=16 flags=0x14\n"  // beyond signed 5 bits
+      "dot profile=hardware atype=S8 btype=S8 k=1 a=0x2 b=0x3 sa=- sb=- init=- bias=- "
+      "-> out=0x100000000\n");  // wider than the S32 accumulator
+  checker.check_stream(input, "t.vec");
+  EXPECT_EQ(checker.passed(), 2u) << report.str();
+  EXPECT_EQ(checker.failed(), 0u) << report.str();
+  EXPECT_EQ(checker.malformed(), 6u) << report.str();
+  EXPECT_THAT(report.str(), Not(HasSubstr("MISMATCH")));
+  EXPECT_THAT(report.str(),
+              HasSubstr("t.vec:2: malformed: expected output 'out=0x13c00' does not fit the "
+                        "16-bit output"));
+  EXPECT_THAT(report.str(), HasSubstr("t.vec:3: malformed: expected output 'flags=0x20' does not "
+                                      "fit the 5-bit output"));
+  EXPECT_THAT(report.str(), HasSubstr("t.vec:4: malformed: expected output 'out=-1' is negative"));
+  EXPECT_THAT(report.str(),
+              HasSubstr("t.vec:5: malformed: expected output 'out=one' is not an integer"));
+  EXPECT_THAT(report.str(), HasSubstr("t.vec:7: malformed: expected output 'out=16' does not fit "
+                                      "the signed 5-bit output"));
+  EXPECT_THAT(report.str(), HasSubstr("t.vec:8: malformed: expected output 'out=0x100000000'"));
+}
+
 TEST(VectorChecker, AMissingFileIsReportedNotThrown) {
   const VectorKindRegistry kinds = sum_kind();
   std::ostringstream report;
