@@ -118,7 +118,10 @@ MaybeFault BlockBuilder::start(const StartRequest& request) {
                             fmt::format("block target 0x{:x} is odd", target), target);
   }
   if (state_.block.active) {
+    const bool transfers =
+        rules_.implicit_end == ImplicitEnd::Transfer && selects_bpcn(state_.header);
     if (auto failed = complete(pc)) return failed;
+    if (transfers) return std::nullopt;  // TPC is the retiring block's BPCN
   }
   const bool call =
       request.transfer == TransferType::Call || request.transfer == TransferType::IndirectCall;

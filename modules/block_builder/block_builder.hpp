@@ -1,7 +1,7 @@
 // The block builder (asl/block/model/**): accumulates the header commands of
 // the active block into ArchState::header, enforces their placement,
 // duplicate and ordering rules at the command, and completes the block at
-// BSTOP / C.BSTOP / L.BSTOP, the next BSTART or B.HINT TRACE in the order of
+// BSTOP / C.BSTOP / L.BSTOP, the next BSTART (ImplicitEnd) or B.HINT TRACE in the order of
 // CompleteBundleAt: no block -> BundleControl, odd continuation or commit PC
 // -> InstructionPC, B.CATR.DR outside TileElement/TileMemory -> BundleControl,
 // zero-mask no-op, the unit's preflight and effects, then the clear and the
@@ -33,6 +33,24 @@ enum class BodyEntry : std::uint8_t {
   Never,
 };
 
+// Where a block ended by the next BSTART (not by a stop) continues.
+enum class ImplicitEnd : std::uint8_t {
+  // As its BARG selects (ADR 0061; asl/block/model/state/barg.asl
+  // PTO-BARG-CONTINUATION-001): a selected BPCN is taken and that BSTART opens
+  // no block; otherwise the continuation is the BSTART itself, which opens its
+  // block. The LinxISA toolchain's output relies on this.
+  Transfer,
+  // ExecuteDecodedBundleStart as written: the BSTART always opens its block,
+  // so the retiring block's selected BPCN is dropped.
+  Sequential,
+};
+
+// The block rules the spec leaves to the platform (docs/spec-choices.md).
+struct BlockRules {
+  BodyEntry body_entry = BodyEntry::FirstScalar;
+  ImplicitEnd implicit_end = ImplicitEnd::Transfer;
+};
+
 // A decoded block start (every BSTART*, C.BSTART*, BSTART.CALL/ICALL).
 struct StartRequest {
   unsigned length_bytes = 4;
@@ -49,11 +67,10 @@ struct StartRequest {
 
 class BlockBuilder {
  public:
-  BlockBuilder(arch::ArchState& state, BlockExecutors executors,
-               BodyEntry body_entry = BodyEntry::FirstScalar)
-      : state_(state), executors_(std::move(executors)), body_entry_(body_entry) {}
+  BlockBuilder(arch::ArchState& state, BlockExecutors executors, BlockRules rules = {})
+      : state_(state), executors_(std::move(executors)), rules_(rules) {}
 
-  BodyEntry body_entry() const { return body_entry_; }
+  BodyEntry body_entry() const { return rules_.body_entry; }
   // Told the PC and the B/E bit of every B.HINT TRACE that executes (the
   // platform's regions of interest); nothing by default.
   void set_trace_listener(std::function<void(std::uint64_t pc, bool end)> listener) {
@@ -63,7 +80,7 @@ class BlockBuilder {
   bool in_header() const { return state_.block.active && !state_.block.body_active; }
   // A scalar instruction executes: inside an active block it enters the body.
   void note_scalar() {
-    if (body_entry_ == BodyEntry::FirstScalar && state_.block.active)
+    if (rules_.body_entry == BodyEntry::FirstScalar && state_.block.active)
       state_.block.body_active = true;
   }
 
@@ -108,7 +125,7 @@ class BlockBuilder {
 
   arch::ArchState& state_;
   BlockExecutors executors_;
-  BodyEntry body_entry_;
+  BlockRules rules_;
   std::function<void(std::uint64_t, bool)> trace_listener_;
 };
 

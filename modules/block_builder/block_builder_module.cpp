@@ -11,7 +11,7 @@ namespace ptovp::block_builder {
 
 BlockBuilderModule::BlockBuilderModule(const sc_core::sc_module_name& name, arch::ArchState& state,
                                        const arch::LocalTileFile& local,
-                                       const arch::SharedTileFile& shared, BodyEntry body_entry,
+                                       const arch::SharedTileFile& shared, BlockRules rules,
                                        StallHandler on_stall, const sc_common::TimingConfig& timing,
                                        sc_common::ActivityLog& log)
     : sc_module(name),
@@ -31,7 +31,7 @@ BlockBuilderModule::BlockBuilderModule(const sc_core::sc_module_name& name, arch
                                 return dispatch(Target::Cube, block, capacity);
                               },
                               {}},  // TEPL (VEC/SFU) is not modelled
-               body_entry) {}
+               rules) {}
 
 std::pair<sc_core::sc_time, std::string_view> BlockBuilderModule::local_sources_ready(
     const arch::BlockDescriptor& block) const {

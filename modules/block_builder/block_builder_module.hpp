@@ -48,8 +48,8 @@ class BlockBuilderModule : public sc_core::sc_module {
 
   BlockBuilderModule(const sc_core::sc_module_name& name, arch::ArchState& state,
                      const arch::LocalTileFile& local, const arch::SharedTileFile& shared,
-                     BodyEntry body_entry, StallHandler on_stall,
-                     const sc_common::TimingConfig& timing, sc_common::ActivityLog& log);
+                     BlockRules rules, StallHandler on_stall, const sc_common::TimingConfig& timing,
+                     sc_common::ActivityLog& log);
 
   BlockBuilder& semantics() { return builder_; }
   // Where the issuing front end is in simulated time (kernel time plus its

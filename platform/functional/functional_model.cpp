@@ -40,7 +40,7 @@ FunctionalModel::FunctionalModel(ModelConfig config, std::ostream& out, std::ost
                                           throw frontend::Stalled{reason};
                                         }),
                    {}},
-               config.body_entry),
+               config.block),
       front_end_(state_, memory_, builder_, out, err, config.front_end),
       devices_(attach_machine_devices(config.machine, front_end_, out, err)) {
   cube_.use_fpatr_backend(*fpatr_);

@@ -39,8 +39,8 @@ struct ModelConfig {
   std::uint64_t memory_size = memory::kDefaultSize;
   arch::ArchConfig arch;
   arch::TileNaming tile_naming = arch::TileNaming::Asl;
-  arch::CapacityConfig capacity;  // Local/Shared pools (0.58.5) or one aggregate
-  block_builder::BodyEntry body_entry = block_builder::BodyEntry::FirstScalar;
+  arch::CapacityConfig capacity;    // Local/Shared pools (0.58.5) or one aggregate
+  block_builder::BlockRules block;  // block.body_entry, block.implicit_end
   frontend::FrontEndOptions front_end;
   Machine machine = Machine::Bare;
   fpatr::BackendKind fpatr_backend = fpatr::BackendKind::Cpp;  // fpatr.backend

@@ -269,7 +269,7 @@ TEST_F(BlockBuilderTest, HeaderAfterBodyRejected) {
 // §5.5 option: with BodyEntry::Never the ASL literal accepts the command.
 TEST(BlockBuilderOption, BodyNeverEnteredAcceptsLateHeader) {
   functional::ModelConfig config;
-  config.body_entry = block_builder::BodyEntry::Never;
+  config.block.body_entry = block_builder::BodyEntry::Never;
   std::ostringstream out;
   functional::FunctionalModel model(config, out, out);
   const isa::AssemblyResult result = isa::Assembler().assemble_text(
@@ -278,6 +278,70 @@ TEST(BlockBuilderOption, BodyNeverEnteredAcceptsLateHeader) {
   ASSERT_FALSE(model.load(result.image));
   EXPECT_FALSE(model.run(3).halt);
   EXPECT_TRUE(model.state().header.dims[0].present);
+}
+
+// A DIRECT block ended by the next BSTART (at 8) instead of a stop.
+const std::string kImplicitEndJump = std::string(
+                                         "  BSTART.STD DIRECT, target\n"
+                                         "  addi zero, 1, ->a0\n"
+                                         "  BSTART.STD FALL\n"
+                                         "  addi zero, 2, ->a0\n"
+                                         "target:\n"
+                                         "  addi a0, 10, ->a1\n") +
+                                     kHalt;
+// A call as the LinxISA compiler writes it: the call block and the callee's
+// RET block end at the next BSTART.
+const std::string kImplicitEndCall = std::string(
+                                         "  BSTART.CALL callee, back, ->ra\n"
+                                         "  addi zero, 5, ->a0\n"
+                                         "back:\n"
+                                         "  C.BSTART.STD\n"
+                                         "  addi a0, 1, ->a1\n") +
+                                     kHalt +
+                                     "callee:\n"
+                                     "  C.BSTART.STD\n"
+                                     "  addi a0, 100, ->a0\n"
+                                     "  C.BSTART.STD RET\n"
+                                     "other:\n"
+                                     "  C.BSTART.STD\n";
+
+// Runs `source` to its breakpoint with the given ImplicitEnd rule.
+struct ImplicitEndRun {
+  ImplicitEndRun(block_builder::ImplicitEnd implicit_end, const std::string& source)
+      : model(config(implicit_end), out, out) {
+    const isa::AssemblyResult assembled = isa::Assembler().assemble_text("t.s", source);
+    EXPECT_TRUE(assembled.ok());
+    EXPECT_FALSE(model.load(assembled.image));
+    const functional::RunResult result = model.run(1000);
+    EXPECT_TRUE(result.halt && result.halt->kind == frontend::HaltKind::Breakpoint);
+  }
+  static functional::ModelConfig config(block_builder::ImplicitEnd implicit_end) {
+    functional::ModelConfig config;
+    config.block.implicit_end = implicit_end;
+    return config;
+  }
+  std::uint64_t a1() const { return model.state().gpr(0, 3); }
+
+  std::ostringstream out;
+  functional::FunctionalModel model;
+};
+
+// ADR 0061 (the default, ImplicitEnd::Transfer): the next BSTART is a commit
+// boundary that takes the retiring block's selected BPCN and opens nothing; a
+// FALL block continues at that BSTART, which opens its block.
+TEST(BlockBuilderOption, ImplicitEndTakesTheSelectedTransfer) {
+  EXPECT_EQ(ImplicitEndRun(block_builder::ImplicitEnd::Transfer, kImplicitEndJump).a1(), 11u);
+  const ImplicitEndRun call(block_builder::ImplicitEnd::Transfer, kImplicitEndCall);
+  EXPECT_EQ(call.a1(), 106u);                    // the callee ran and returned to `back`
+  EXPECT_EQ(call.model.state().gpr(0, 10), 8u);  // ra = back
+  EXPECT_EQ(functional::ModelConfig{}.block.implicit_end, block_builder::ImplicitEnd::Transfer);
+}
+
+// ImplicitEnd::Sequential (ExecuteDecodedBundleStart as written): the BSTART
+// always opens its block, dropping the retiring block's BPCN.
+TEST(BlockBuilderOption, ImplicitEndSequentialDropsTheTransfer) {
+  EXPECT_EQ(ImplicitEndRun(block_builder::ImplicitEnd::Sequential, kImplicitEndJump).a1(), 12u);
+  EXPECT_EQ(ImplicitEndRun(block_builder::ImplicitEnd::Sequential, kImplicitEndCall).a1(), 6u);
 }
 
 // block/lifecycle BSTART COND with SETC, and an odd commit PC from SETC.TGT.

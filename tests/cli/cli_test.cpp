@@ -170,6 +170,31 @@ TEST_F(CliTest, LinxVirtDevicesPrintSeedSpAndFinish) {
   EXPECT_NE(run("run " + path("pass.elf")).status, 0);
 }
 
+// block.implicit_end on both engines: by default the DIRECT block ended by
+// the next BSTART jumps to `pass`; `sequential` runs on into the failing store.
+TEST_F(CliTest, ImplicitBlockEndKeyOnBothEngines) {
+  const std::string source = write("jump.s",
+                                   "_start: BSTART.STD DIRECT, pass\n"
+                                   "        hl.liu 0x10009000, ->a0\n"
+                                   "        BSTART.STD FALL\n"
+                                   "        hl.liu (9 << 16) | 0x3333, ->a1\n"
+                                   "        swi a1, [a0, 0]\n"
+                                   "pass:   C.BSTART.STD\n"
+                                   "        hl.liu 0x5555, ->a1\n"
+                                   "        swi a1, [a0, 0]\n");
+  ASSERT_EQ(run("asm " + source + " -o " + path("jump.elf")).status, 0);
+  for (const char* engine : {"functional", "systemc"}) {
+    const std::string options =
+        std::string(" --engine ") + engine + " --set platform.machine=linx-virt";
+    Result result = run("run " + path("jump.elf") + options);
+    EXPECT_EQ(result.status, 0) << engine << ": " << result.output;
+    result = run("run " + path("jump.elf") + options + " --set block.implicit_end=sequential");
+    EXPECT_EQ(result.status, 1) << engine << ": " << result.output;
+    EXPECT_THAT(result.output, HasSubstr("test finisher: FAIL, code 9"));
+  }
+  EXPECT_EQ(run("run " + path("jump.elf") + " --set block.implicit_end=literal").status, 2);
+}
+
 TEST_F(CliTest, AsmListsEveryErrorWithPlaceAndCaretAndExitsTwo) {
   const std::string source = write("bad.s", "BSTART.TMATMUL FP99\n  bogus x\n");
   const Result result = run("asm " + source + " -o " + path("bad.elf"));

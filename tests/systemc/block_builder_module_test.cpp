@@ -53,7 +53,7 @@ struct Harness : sc_core::sc_module {
                              state,
                              local,
                              shared,
-                             BodyEntry::FirstScalar,
+                             {},
                              [](const std::string& reason) -> arch::MaybeFault {
                                return arch::make_fault(arch::FaultCode::TileLegality,
                                                        "stalled: " + reason);
