@@ -43,6 +43,8 @@ DEFAULT_FILES = ["modules/*/*.cpp", "platform/*/*.cpp"]
 EXCLUDED_FILES = ["modules/isa/generated/*"]
 EQUIVALENT_FILE = "tests/mutation/equivalent.txt"
 EXCLUDED_LABELS = "long|bench|mutation"
+# Tests that took at least this long in the baseline run after the others.
+SLOW_TEST_SECONDS = 2.0
 
 
 # ---------------------------------------------------------------- the catalog
@@ -264,6 +266,15 @@ def run(command: list[str], cwd: Path, timeout: float | None = None,
     return status, output, time.monotonic() - start
 
 
+def source_commit() -> str:
+    """The commit the sources are at, with `+changes` when the tree differs."""
+    head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=REPO,
+                          stdout=subprocess.PIPE, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO,
+                           stdout=subprocess.PIPE, text=True).stdout.strip()
+    return head + ("+changes" if dirty else "")
+
+
 def repository_files() -> list[str]:
     listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO,
                             stdout=subprocess.PIPE, check=True).stdout.decode()
@@ -307,21 +318,36 @@ class Scratch:
             if status != 0:
                 sys.exit(f"mutate: configuring the scratch build failed:\n{output[-4000:]}")
 
-    def compile(self, timeout: float) -> tuple[bool, str]:
-        status, output, _ = run(["cmake", "--build", str(self.build), "-j", str(self.jobs)],
-                                self.source, timeout)
+    def compile(self, timeout: float, targets: list[str] | None = None) -> tuple[bool, str]:
+        command = ["cmake", "--build", str(self.build), "-j", str(self.jobs)]
+        if targets:
+            command += ["--target", *targets]
+        status, output, _ = run(command, self.source, timeout)
         return status == 0, output
 
-    def ctest(self, timeout: float, only: list[str] | None = None) -> tuple[list[str], list[str]]:
-        """Runs the suite (or the tests named in `only`); returns the failed
-        and the timed-out tests."""
-        command = ["ctest", "--test-dir", str(self.build), "-j", str(self.jobs), "-LE",
-                   EXCLUDED_LABELS, "--timeout", str(int(timeout))]
-        if only:
-            command += ["-R", "^(" + "|".join(re.escape(name) for name in only) + ")$"]
+    def ctest(self, timeout: float, only: list[str] | None = None, label: str | None = None,
+              outside: str | None = None, names: list[str] | None = None,
+              skip: list[str] | None = None, stop: bool = False) -> tuple[list[str], list[str]]:
+        """Runs the suite, or the part of it with the CTest label `label`,
+        without the label `outside`, only the tests in `names` (or `only`),
+        without those in `skip`; returns the failed and the timed-out tests.
+        `stop` ends the run at the first failure."""
+        excluded = EXCLUDED_LABELS + (f"|^{outside}$" if outside else "")
+        command = ["ctest", "--test-dir", str(self.build), "-j", str(self.jobs), "-LE", excluded,
+                   "--timeout", str(int(timeout))]
+        if label:
+            command += ["-L", f"^{label}$"]
+        chosen = only or names
+        if chosen:
+            command += ["-R", exact(chosen)]
+        skipped = [exact(skip)] if skip else []
         if self.exclude:
-            command += ["-E", self.exclude]
-        status, output, _ = run(command, self.source, timeout * 4)
+            skipped.append(f"({self.exclude})")
+        if skipped:
+            command += ["-E", "|".join(skipped)]
+        if stop:
+            command.append("--stop-on-failure")
+        status, output, _ = run(command, self.source, 3600 + timeout * 4)
         failed, timed_out = [], []
         if status == -1:
             timed_out.append("ctest (whole run)")
@@ -333,23 +359,105 @@ class Scratch:
             failed.append("ctest (status %d)" % status)
         return failed, timed_out
 
-    def test(self, timeout: float) -> tuple[list[str], list[str], float]:
-        """Runs the suite and the vector replay; returns the failed tests and
-        the timed-out tests. A test that timed out while nothing failed runs
-        again alone with three times the limit, so that a busy machine is not
-        mistaken for a hang."""
-        start = time.monotonic()
-        failed, timed_out = self.ctest(timeout)
-        if timed_out and not failed and "ctest (whole run)" not in timed_out:
-            failed, timed_out = self.ctest(3 * timeout, only=timed_out)
+    def replay_vectors(self, timeout: float) -> tuple[list[str], list[str]]:
         vectors = sorted(str(p) for p in (self.source / "tests" / "vectors").glob("*.vec"))
         ptovp = self.build / "platform" / "ptovp"
         status, _, _ = run([str(ptovp), "vectors", *vectors], self.source, timeout)
         if status == -1:
-            timed_out.append("vector-replay")
-        elif status != 0:
-            failed.append("vector-replay")
-        return failed, timed_out, time.monotonic() - start
+            return [], ["vector-replay"]
+        return (["vector-replay"] if status != 0 else []), []
+
+    def baseline(self, timeout: float) -> tuple[list[str], list[str], float]:
+        """Runs the whole suite and the vector replay once, unmutated; records
+        each test's duration so that the quick tests run before the slow ones."""
+        start = time.monotonic()
+        failed, timed_out = self.ctest(timeout)
+        more_failed, more_timed_out = self.replay_vectors(timeout)
+        seconds = time.monotonic() - start
+        costs = self.build / "Testing" / "Temporary" / "CTestCostData.txt"
+        self.slow = []
+        for line in costs.read_text().splitlines() if costs.is_file() else []:
+            fields = line.split()
+            if len(fields) == 3 and float(fields[2]) >= SLOW_TEST_SECONDS:
+                self.slow.append(fields[0])
+        return failed + more_failed, timed_out + more_timed_out, seconds
+
+    def label_targets(self, label: str) -> list[str] | None:
+        """The executables the tests labelled `label` run, as build targets;
+        None when one of them is not an executable of this build."""
+        command = ["ctest", "--test-dir", str(self.build), "-N", "--show-only=json-v1",
+                   "-L", f"^{label}$", "-LE", EXCLUDED_LABELS]
+        status, output, _ = run(command, self.source, 600)
+        if status != 0:
+            return None
+        targets = set()
+        for test in json.loads(output[output.index("{"):]).get("tests", []):
+            executable = Path(test.get("command", [""])[0])
+            if self.build not in executable.parents:
+                return None
+            targets.add(executable.name)
+        return sorted(targets)
+
+    def test(self, timeout: float, label: str | None = None,
+             first_build: list[str] | None = None) -> tuple[list[str], list[str], bool]:
+        """Runs the suite and the vector replay on a mutant; returns the failed
+        tests, the timed-out tests and whether everything built. The tests
+        most likely to fail run first and the run stops at the first failure:
+        the mutated unit's own label (built alone: `first_build`), then the
+        vector replay, then the rest, each part with its quick tests before
+        its slow ones. Only a mutant that no test kills runs the whole suite,
+        so the verdict is the one a whole run would give. A test that timed
+        out while nothing failed runs again alone with three times the limit,
+        so that a busy machine is not mistaken for a hang."""
+        slow = getattr(self, "slow", [])
+        timed_out: list[str] = []
+        stages = []
+        if label:
+            stages += [("label", dict(label=label, skip=slow)),
+                       ("label", dict(label=label, names=slow))]
+        stages += [("vectors", {}), ("rest", dict(outside=label, skip=slow)),
+                   ("rest", dict(outside=label, names=slow))]
+        built = None
+        for kind, selection in stages:
+            if kind == "label" and built is None:
+                built = "label"
+                if not self.compile(3600, first_build)[0]:
+                    return [], [], False
+            elif kind != "label" and built != "all":
+                built = "all"
+                if not self.compile(3600)[0]:
+                    return [], [], False
+            if kind == "vectors":
+                failed, late = self.replay_vectors(timeout)
+            else:
+                if "names" in selection and not selection["names"]:
+                    continue
+                failed, late = self.ctest(timeout * (5 if "names" in selection else 1),
+                                          stop=True, **selection)
+            timed_out += late
+            if failed:
+                return failed, timed_out, True
+        rerun = [t for t in timed_out if t not in ("ctest (whole run)", "vector-replay")]
+        if rerun:
+            failed, late = self.ctest(3 * timeout, only=rerun)
+            timed_out = [t for t in timed_out if t not in rerun] + late
+            return failed, timed_out, True
+        return [], timed_out, True
+
+
+def exact(names: list[str]) -> str:
+    return "^(" + "|".join(re.escape(name) for name in names) + ")$"
+
+
+# Where a mutant's own tests are: the CTest label of each source directory
+# whose name is not itself the label.
+LABELS = {"modules/sc_common": "systemc", "platform/vectors": "platform",
+          "platform/config": "platform"}
+
+
+def label_of(path: str) -> str:
+    directory = path.rsplit("/", 1)[0]
+    return LABELS.get(directory, directory.split("/")[-1])
 
 
 # ----------------------------------------------------------------- sampling
@@ -468,9 +576,10 @@ def main() -> int:
     parser.add_argument("--scratch", type=Path, default=REPO / "build" / "mutation",
                         help="scratch copy and its build (default build/mutation)")
     parser.add_argument("--jobs", type=int, default=2, help="build and ctest jobs (default 2)")
-    parser.add_argument("--timeout-factor", type=float, default=5.0,
-                        help="a test times out after this many times the baseline suite "
-                             "duration (at least 120 s; default 5)")
+    parser.add_argument("--timeout", type=float, default=60.0,
+                        help="seconds after which a quick test times out; a slow one (at "
+                             f"least {SLOW_TEST_SECONDS:g} s in the baseline) gets five times "
+                             "it, a test with its own TIMEOUT keeps that (default 60)")
     parser.add_argument("--exclude", metavar="REGEX",
                         help="leave out the tests this ctest -E expression matches (a test "
                              "that fails without any mutant; say why in the report)")
@@ -503,7 +612,7 @@ def main() -> int:
     scratch = Scratch(args.scratch.resolve(), args.jobs, args.exclude)
     json_path, text_path = args.scratch / "report.json", args.scratch / "report.txt"
     settings = {"command": "scripts/mutate.py " + " ".join(sys.argv[1:]), "seed": args.seed,
-                "files": files, "population": len(population)}
+                "commit": source_commit(), "files": files, "population": len(population)}
     results: list[dict] = []
     if args.resume and json_path.is_file():
         done = {m["key"]: m for m in json.loads(json_path.read_text())["mutants"]}
@@ -516,13 +625,13 @@ def main() -> int:
     compiled, output = scratch.compile(timeout=7200)
     if not compiled:
         sys.exit(f"mutate: the unmutated scratch copy does not build:\n{output[-4000:]}")
-    failed, timed_out, seconds = scratch.test(timeout=3600)
+    failed, timed_out, seconds = scratch.baseline(timeout=3600)
     if failed or timed_out:
         sys.exit(f"mutate: the unmutated suite fails ({', '.join(failed + timed_out)}); "
                  "mutation results would mean nothing")
-    test_timeout = max(120.0, args.timeout_factor * seconds)
-    print(f"mutate: baseline suite passes in {seconds:.0f} s; test timeout {test_timeout:.0f} s",
-          flush=True)
+    print(f"mutate: baseline suite passes in {seconds:.0f} s on {settings['commit']}; "
+          f"{len(scratch.slow)} slow tests run last", flush=True)
+    targets: dict[str, list[str] | None] = {}
 
     for number, mutant in enumerate(chosen, 1):
         if mutant.key in finished:
@@ -539,11 +648,13 @@ def main() -> int:
             try:
                 target.write_text("\n".join(mutant.apply(original.split("\n"))))
                 started = time.monotonic()
-                compiled, _ = scratch.compile(timeout=3600)
+                label = label_of(mutant.path)
+                if label not in targets:
+                    targets[label] = scratch.label_targets(label)
+                failed, timed_out, compiled = scratch.test(args.timeout, label, targets[label])
                 if not compiled:
                     result["status"] = "uncompilable"
                 else:
-                    failed, timed_out, _ = scratch.test(test_timeout)
                     result["killed_by"], result["timed_out"] = failed, timed_out
                     result["status"] = ("killed" if failed else
                                         "timeout" if timed_out else "survived")
@@ -551,7 +662,8 @@ def main() -> int:
             finally:
                 target.write_text(original)
         results.append(result)
-        print(f"[{number}/{len(chosen)}] {result['status']:<12} {mutant.describe()}", flush=True)
+        print(f"[{number}/{len(chosen)}] {result['status']:<12} {result.get('seconds', 0):>6.0f} s "
+              f"{mutant.key}  {mutant.describe()}", flush=True)
         write_reports(results, settings, json_path, text_path)
 
     # Leave the scratch build matching the sources for the next run.
