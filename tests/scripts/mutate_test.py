@@ -109,6 +109,19 @@ class Sampling(unittest.TestCase):
         self.assertEqual([m.module for m in chosen].count("platform"), 3)
 
 
+class Staging(unittest.TestCase):
+    def test_a_mutant_first_meets_its_own_label(self):
+        self.assertEqual(mutate.label_of("modules/cube/cube_preflight.cpp"), "cube")
+        self.assertEqual(mutate.label_of("modules/sc_common/activity_log.cpp"), "systemc")
+        self.assertEqual(mutate.label_of("platform/vectors/vector_file.cpp"), "platform")
+        self.assertEqual(mutate.label_of("platform/config/platform_config.cpp"), "platform")
+        self.assertEqual(mutate.label_of("platform/cli/options.cpp"), "cli")
+
+    def test_test_names_are_matched_exactly(self):
+        pattern = mutate.exact(["A.b", "C.d_1"])
+        self.assertEqual(pattern, r"^(A\.b|C\.d_1)$")
+
+
 class Equivalents(unittest.TestCase):
     def test_keys_with_reasons(self):
         with tempfile.TemporaryDirectory() as folder:
