@@ -220,6 +220,19 @@ TEST(AssemblerErrors, AnUnencodableMaskIsReportedOnEveryBIotForm) {
   }
 }
 
+TEST(AssemblerErrors, ACaretPointsAtAnUndefinedNameInASharedSource) {
+  // The column is the 0-based place of the undefined name in the line,
+  // counted by hand.
+  const auto r = assemble(
+      "  B.IOS S(nowhere), mask=1111\n"  // 'n' at 10
+      "  B.IOS Snowhere, mask=1111\n");  // 'n' at 9
+  ASSERT_EQ(r.diagnostics.size(), 2u) << all_errors(r);
+  for (const auto& d : r.diagnostics)
+    EXPECT_NE(d.message.find("undefined symbol 'nowhere'"), std::string::npos) << d.message;
+  EXPECT_EQ(r.diagnostics[0].column, 10u);
+  EXPECT_EQ(r.diagnostics[1].column, 9u);
+}
+
 TEST(AssemblerErrors, RecursiveIncludeAndDuplicateLabel) {
   Assembler a(kDefaultRelease, [](const std::string& path) -> std::optional<std::string> {
     if (path == "a.s") return std::string("x: BSTOP\nx: BSTOP\n.include \"b.s\"\n");
