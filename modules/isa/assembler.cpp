@@ -160,6 +160,8 @@ class Assembler::Pass {
     std::uint64_t base = 0;
     std::vector<std::uint8_t> bytes;
     bool executable = false;
+    std::optional<std::uint64_t> address;  // .address: placed there, not after the last
+    AssemblyDiagnostic address_place;      // where .address was written
   };
   struct Symbol {
     int section = -1;  // -1: absolute (.equ)
@@ -182,7 +184,7 @@ class Assembler::Pass {
       symbol.defined = false;
     for (Section& section : sections_)
       section.bytes.clear();
-    if (sections_.empty()) sections_.push_back({".text", 0, {}, true});
+    if (sections_.empty()) sections_.push_back({".text", 0, {}, true, std::nullopt, {}});
   }
 
   void run(const std::vector<std::pair<std::string, std::optional<std::string>>>& sources) {
@@ -501,7 +503,7 @@ class Assembler::Pass {
     }
     const bool executable =
         name.rfind(".text", 0) == 0 || flags.find('x') != std::string_view::npos;
-    sections_.push_back({name, 0, {}, executable});
+    sections_.push_back({name, 0, {}, executable, std::nullopt, {}});
     current_ = sections_.size() - 1;
   }
 
@@ -552,6 +554,22 @@ class Assembler::Pass {
       std::string flags, problem;
       if (operands.size() > 1) parse_string_literal(operands[1].text, flags, problem);
       switch_section(operands[0].text, flags);
+    } else if (name == ".ADDRESS") {
+      std::int64_t value = 0;
+      if (!require_count(1) || !evaluate_now(at, operands[0], value)) return;
+      if (value < 0 || value % 2 != 0 || value >= (std::int64_t{1} << 48)) {
+        error(at, operands[0].column,
+              fmt::format(".address {:#x} is not an even address below 2^48", value));
+      } else if (!section().bytes.empty()) {
+        error(at, column,
+              fmt::format(".address must come before the first byte of {}", section().name));
+      } else if (section().address && *section().address != static_cast<std::uint64_t>(value)) {
+        error(at, operands[0].column,
+              fmt::format("{} is already at {:#x}", section().name, *section().address));
+      } else {
+        section().address = static_cast<std::uint64_t>(value);
+        section().address_place = {at.file, at.line, column, at.source, {}};
+      }
     } else if (name == ".POPSECTION") {
       if (!require_count(0)) return;
       if (section_stack_.empty()) {
@@ -842,18 +860,35 @@ AssemblyResult Assembler::run(
     const std::vector<std::pair<std::string, std::optional<std::string>>>& sources) {
   Pass sizing(*this, false, {}, {});
   sizing.run(sources);
-  // Sections follow each other in order of first use, 16-byte aligned, from 0.
+  // Sections follow each other in order of first use, 16-byte aligned, from 0,
+  // except where .address places them.
   std::vector<Pass::Section> layout = sizing.sections();
   std::uint64_t next = 0;
   for (Pass::Section& section : layout) {
-    section.base = next;
-    next = (next + section.bytes.size() + 15) & ~std::uint64_t{15};
+    section.base = section.address.value_or(next);
+    next = (section.base + section.bytes.size() + 15) & ~std::uint64_t{15};
   }
   Pass final_pass(*this, true, layout, sizing.symbols());
   final_pass.run(sources);
 
   AssemblyResult result;
   result.diagnostics = std::move(final_pass.diagnostics());
+  std::vector<const Pass::Section*> by_address;
+  for (const Pass::Section& section : final_pass.sections()) {
+    if (!section.bytes.empty()) by_address.push_back(&section);
+  }
+  std::sort(by_address.begin(), by_address.end(),
+            [](const auto* a, const auto* b) { return a->base < b->base; });
+  for (std::size_t i = 1; i < by_address.size(); ++i) {
+    const Pass::Section& before = *by_address[i - 1];
+    const Pass::Section& after = *by_address[i];
+    if (before.base + before.bytes.size() <= after.base) continue;
+    AssemblyDiagnostic overlap = after.address ? after.address_place : before.address_place;
+    overlap.message = fmt::format("{} [{:#x}, {:#x}) overlaps {} [{:#x}, {:#x})", after.name,
+                                  after.base, after.base + after.bytes.size(), before.name,
+                                  before.base, before.base + before.bytes.size());
+    result.diagnostics.push_back(std::move(overlap));
+  }
   result.listing = std::move(final_pass.listing());
   for (const Pass::Section& section : final_pass.sections()) {
     if (section.bytes.empty()) continue;

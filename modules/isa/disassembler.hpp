@@ -1,5 +1,6 @@
-// Disassembly of program images: addresses, raw words, canonical text, and
-// labels from the image's symbols.
+// Disassembly of program images as assembly that reassembles to the same
+// bytes: canonical text, labels from the image's symbols, and the address and
+// raw word of every instruction as a comment (docs/assembly.md).
 #pragma once
 
 #include <cstdint>
@@ -17,15 +18,20 @@ namespace ptovp::isa {
 struct DisassembledInstruction {
   std::uint64_t address = 0;
   DecodedInstruction decoded;
+  // Assembly that encodes the word: the canonical text, or a data directive
+  // for an illegal word or one whose text would not carry every bit.
   std::string text;
+  // Why `text` is data ("illegal: ...", or the canonical text and the
+  // don't-care bits); empty otherwise.
+  std::string note;
 };
 
 struct Disassembly {
   std::vector<DisassembledInstruction> instructions;
   std::optional<std::string> error;  // a truncated instruction or a bad start address
 
-  // One line per instruction, "  0000001c:  20031181  BSTART.TMATMUL FP16", with
-  // "name:" lines before labelled addresses.
+  // One line per instruction, "  BSTART.TMATMUL FP16   # 0000001c: 20031181",
+  // with "name:" lines before labelled addresses.
   std::string format(const ProgramImage& image) const;
 };
 
@@ -42,8 +48,11 @@ Disassembly disassemble(const ProgramImage& image, const Decoder& decoder,
                         std::optional<std::uint64_t> start = std::nullopt,
                         std::optional<std::uint64_t> count = std::nullopt);
 
-// disassemble_each() written to `out` in Disassembly::format()'s lines as
-// they are decoded, so a large image never waits in memory as text.
+// Writes Disassembly::format()'s lines as they are decoded, so a large image
+// never waits in memory as text. Without start and count it writes the whole
+// image: every section in address order under `.section NAME, "flags"` and
+// `.address ADDR`, data sections as `.byte` lines, so that `ptovp asm`
+// rebuilds the same sections at the same addresses.
 std::optional<std::string> write_disassembly(std::ostream& out, const ProgramImage& image,
                                              const Decoder& decoder,
                                              std::optional<std::uint64_t> start,

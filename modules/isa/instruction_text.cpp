@@ -5,23 +5,13 @@
 #include <algorithm>
 #include <vector>
 
+#include "isa/catalog.hpp"
 #include "isa/operand_names.hpp"
 #include "isa/operand_syntax.hpp"
 
 namespace ptovp::isa {
 
 namespace {
-
-std::string raw_data_directive(const DecodedInstruction& d) {
-  switch (d.length_bits) {
-    case 16: return fmt::format(".half {:#06x}", d.word);
-    case 32: return fmt::format(".word {:#010x}", d.word);
-    case 48:
-      return fmt::format(".half {:#06x}, {:#06x}, {:#06x}", d.word & 0xFFFF,
-                         (d.word >> 16) & 0xFFFF, (d.word >> 32) & 0xFFFF);
-    default: return fmt::format(".dword {:#018x}", d.word);
-  }
-}
 
 std::string enum_text(const OperandSlot& slot, std::int64_t value) {
   if (const auto table = name_table(slot.text)) {
@@ -32,6 +22,43 @@ std::string enum_text(const OperandSlot& slot, std::int64_t value) {
 
 }  // namespace
 
+std::string data_directive(const DecodedInstruction& d) {
+  switch (d.length_bits) {
+    case 16: return fmt::format(".half {:#06x}", d.word);
+    case 32: return fmt::format(".word {:#010x}", d.word);
+    case 48:
+      return fmt::format(".half {:#06x}, {:#06x}, {:#06x}", d.word & 0xFFFF,
+                         (d.word >> 16) & 0xFFFF, (d.word >> 32) & 0xFFFF);
+    default: return fmt::format(".dword {:#018x}", d.word);
+  }
+}
+
+std::uint64_t bits_outside_text(const DecodedInstruction& d) {
+  if (!d.legal()) return 0;
+  const FormInfo& form = *d.form;
+  std::uint64_t covered = form.mask;
+  if (d.variant >= 0) covered |= variants_of(form)[static_cast<std::size_t>(d.variant)].mask;
+  std::vector<bool> printed(form.field_count, false);
+  for (const OperandSlot& slot : slots_of(form)) {
+    for (const std::int8_t field : slot.fields) {
+      if (field >= 0) printed[static_cast<std::size_t>(field)] = true;
+    }
+  }
+  std::uint64_t outside = 0;
+  const auto fields = fields_of(form);
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    std::uint64_t bits = 0;
+    for (const FieldPiece& piece : pieces_of(fields[i]))
+      bits |= ((std::uint64_t{1} << piece.width) - 1) << piece.instruction_lsb;
+    covered |= bits;
+    std::int64_t fixed = 0;
+    if (!printed[i] && d.field(i) != (fixed_value(form, i, fixed) ? fixed : 0)) outside |= bits;
+  }
+  const std::uint64_t word_bits =
+      d.length_bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << d.length_bits) - 1;
+  return outside | (d.word & ~covered & word_bits);
+}
+
 std::string display_mnemonic(const FormInfo& form, int variant) {
   if (variant < 0) return std::string(form.mnemonic);
   return "BSTART." + std::string(variants_of(form)[static_cast<std::size_t>(variant)].name);
@@ -39,7 +66,7 @@ std::string display_mnemonic(const FormInfo& form, int variant) {
 
 std::string instruction_text(const DecodedInstruction& d, std::uint64_t pc,
                              const AddressNamer& name_address) {
-  if (!d.legal()) return raw_data_directive(d);
+  if (!d.legal()) return data_directive(d);
   const auto value = [&](const OperandSlot& slot, int which) {
     return d.field(static_cast<std::size_t>(slot.fields[which]));
   };

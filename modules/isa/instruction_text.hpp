@@ -17,6 +17,15 @@ using AddressNamer = std::function<std::optional<std::string>(std::uint64_t addr
 // "BSTART.TMOV" or, for an encoding variant, "BSTART.TMOV.L2S.INSERT".
 std::string display_mnemonic(const FormInfo& form, int variant);
 
+// The word as a data directive (.half/.word/.dword) of the same bytes.
+std::string data_directive(const DecodedInstruction& decoded);
+
+// The bits of a legal word that its text does not carry: set bits outside the
+// form's fixed bits and fields (don't-care bits such as B.IOT's 8:7), and
+// fields the template does not print holding other than their fixed value.
+// Zero when instruction_text() reassembles to the word.
+std::uint64_t bits_outside_text(const DecodedInstruction& decoded);
+
 // The instruction at pc as text. An illegal word is written as a data
 // directive (.half/.word/.dword) that reassembles to the same bytes.
 std::string instruction_text(const DecodedInstruction& decoded, std::uint64_t pc,

@@ -29,6 +29,11 @@ PTOVP = None
 FIRMWARE = None
 ENGINES = ("functional", "systemc")
 
+
+def listing_address(line):
+    """The address of a `ptovp dis` line, from its `# ADDR: WORD` comment."""
+    return int(line.split("# ")[1].split(":")[0], 16)
+
 # a0 counts up for ever: a run that only a signal or a limit ends.
 SPIN = """
         .global _start
@@ -226,7 +231,7 @@ class Regions(DebugCase):
                                 "        B.HINT TRACE, end\n        BSTART.SYS FALL\n        ebreak 0")
         image = self.assemble_text(source, "region")
         listing = self.ptovp("dis", image).stdout.splitlines()
-        hints = [int(l.split(":")[0], 16) for l in listing if "B.HINT TRACE" in l]
+        hints = [listing_address(l) for l in listing if "B.HINT TRACE" in l]
         self.assertEqual(len(hints), 2)
         result = self.ptovp("run", image, "--stats", self.path("stats.json"),
                             "--trace", self.path("trace.json"))
@@ -283,7 +288,7 @@ class Gdb(DebugCase):
             if line.endswith(":") and not line.startswith(" "):
                 pending = line[:-1]
             elif pending:
-                found[pending] = int(line.split(":")[0], 16)
+                found[pending] = listing_address(line)
                 pending = None
         return found
 

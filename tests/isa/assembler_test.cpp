@@ -260,7 +260,26 @@ TEST(Images, ElfRoundTripKeepsSectionsSymbolsAndEntry) {
   EXPECT_EQ(back.entry, 0u);
   const auto listing = disassemble(back, Decoder::for_release());
   EXPECT_EQ(listing.format(back),
-            "_start:\n  00000000:  00000001  BSTOP\nloop:\n  00000004:  0000  C.BSTOP\n");
+            "  .globl _start\n_start:\n  BSTOP                                 # 00000000: 00000001\n"
+            "loop:\n  C.BSTOP                               # 00000004: 0000\n");
+}
+
+// .address places a section (the listing's sections keep their addresses);
+// a misplaced, odd or overlapping one is an error at its line.
+TEST(Images, AddressPlacesASectionAndOverlapsAreErrors) {
+  auto r = assemble("BSTOP\n.data\n.address 0x2000\n.word 1\n.section .rest\n.byte 2\n");
+  ASSERT_TRUE(r.ok()) << all_errors(r);
+  ASSERT_EQ(r.image.sections.size(), 3u);
+  EXPECT_EQ(r.image.sections[1].address, 0x2000u);
+  EXPECT_EQ(r.image.sections[2].address, 0x2010u);  // after .data, 16-byte aligned
+  r = assemble("BSTOP\nBSTOP\n.data\n.address 4\n.word 1\n");
+  ASSERT_EQ(r.diagnostics.size(), 1u) << all_errors(r);
+  EXPECT_EQ(r.diagnostics[0].line, 4);
+  EXPECT_EQ(r.diagnostics[0].message, ".data [0x4, 0x8) overlaps .text [0x0, 0x8)");
+  r = assemble("BSTOP\n.address 0x100\n.data\n.address 3\n");
+  ASSERT_EQ(r.diagnostics.size(), 2u) << all_errors(r);
+  EXPECT_EQ(r.diagnostics[0].message, ".address must come before the first byte of .text");
+  EXPECT_EQ(r.diagnostics[1].message, ".address 0x3 is not an even address below 2^48");
 }
 
 TEST(Images, SymbolNamesPickTheSameLabelAsSymbolAtAndTheListingStreams) {
@@ -282,7 +301,8 @@ TEST(Images, SymbolNamesPickTheSameLabelAsSymbolAtAndTheListingStreams) {
   EXPECT_EQ(names.at(2), "third");
   std::ostringstream streamed;
   EXPECT_FALSE(write_disassembly(streamed, image, Decoder::for_release(), std::nullopt, 1));
-  EXPECT_EQ(streamed.str(), "second:\n  00000000:  0000  C.BSTOP\n");
+  EXPECT_EQ(streamed.str(),
+            "  .globl second\nsecond:\n  C.BSTOP                               # 00000000: 0000\n");
 }
 
 TEST(Decode, BIotSizeCodesElevenAndTwelveAreIllegal) {
@@ -341,8 +361,9 @@ TEST(Images, IllegalWordsDisassembleToDataThatReassembles) {
   const ProgramImage raw = parse_program_image({0x03, 0x00, 0x00, 0x00}, "raw.bin");
   const auto listing = disassemble(raw, Decoder::for_release());
   ASSERT_EQ(listing.instructions.size(), 1u);
-  EXPECT_EQ(listing.instructions[0].text.substr(0, 16), ".word 0x00000003");
-  EXPECT_NE(listing.instructions[0].text.find("B.TEXT"), std::string::npos);
+  EXPECT_EQ(listing.instructions[0].text, ".word 0x00000003");
+  EXPECT_NE(listing.instructions[0].note.find("illegal: "), std::string::npos);
+  EXPECT_NE(listing.instructions[0].note.find("B.TEXT"), std::string::npos);
 }
 
 }  // namespace
