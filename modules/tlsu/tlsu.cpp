@@ -174,6 +174,26 @@ LocalTile& Tlsu::commit_destination(const arch::AllocationPlan& plan, const Tile
   return local_.commit(plan, info, mask);
 }
 
+void Tlsu::report(const Footprint& footprint, bool store) const {
+  if (observer_ == nullptr) return;
+  const arch::TileInfo& tile = *footprint.tile;
+  const unsigned bytes = arch::memory_element_bytes(tile.data_type);
+  if (footprint.by_rows()) {
+    // A row's valid elements are one contiguous GM range.
+    for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+      if (!arch::pe_selected(footprint.pe_mask, pe)) continue;
+      for (std::uint32_t row = 0; row < tile.valid_rows; ++row)
+        observer_->accessed(footprint.address(pe, row, 0),
+                            std::uint64_t{tile.valid_columns} * bytes, store);
+    }
+    return;
+  }
+  footprint.walk([&](unsigned, std::uint32_t, std::uint32_t, std::uint32_t, std::uint64_t address) {
+    observer_->accessed(address, bytes, store);
+    return true;
+  });
+}
+
 MaybeFault Tlsu::load_local(const BlockDescriptor& block) {
   PTOVP_TRY(one_tile_binding(block, true, 0));
   PTOVP_TRY(check_ior(block, 2));
@@ -205,6 +225,7 @@ MaybeFault Tlsu::load_local(const BlockDescriptor& block) {
   PTOVP_TRY_VALUE(plan, plan_destination(binding, *capacity));
   Footprint footprint{&*info, accesses(block, dense), binding.pe_mask, Ownership::EveryPe};
   PTOVP_TRY(preflight(memory_, footprint));
+  report(footprint, false);
 
   LocalTile& tile = commit_destination(*plan, *info, binding.pe_mask);
   if (footprint.by_rows()) {
@@ -287,6 +308,7 @@ MaybeFault Tlsu::store_local(const BlockDescriptor& block) {
   }
   const Footprint footprint{&view, accesses(block, dense), binding.pe_mask, Ownership::EveryPe};
   PTOVP_TRY(preflight(memory_, footprint));
+  report(footprint, true);
   if (footprint.by_rows()) {
     store_rows(memory_, footprint, source);
     return std::nullopt;
@@ -318,6 +340,7 @@ MaybeFault Tlsu::load_shared(const BlockDescriptor& block) {
   const Footprint footprint{&*info, accesses(block, arch::dense_row_stride(**lb2, *type)),
                             binding.pe_mask, Ownership::QuarterOwner};
   PTOVP_TRY(preflight(memory_, footprint));
+  report(footprint, false);
   std::vector<std::uint8_t> staged(info->capacity_bytes, 0);
   footprint.walk(
       [&](unsigned, std::uint32_t, std::uint32_t col, std::uint32_t slot, std::uint64_t address) {
@@ -354,6 +377,7 @@ MaybeFault Tlsu::store_shared(const BlockDescriptor& block) {
   const Footprint footprint{&*view, accesses(block, arch::dense_row_stride(cols, *type)),
                             binding.pe_mask, Ownership::QuarterOwner};
   PTOVP_TRY(preflight(memory_, footprint));
+  report(footprint, true);
   footprint.walk(
       [&](unsigned, std::uint32_t, std::uint32_t col, std::uint32_t slot, std::uint64_t address) {
         store_element(memory_, address, view->data_type, col & 1,

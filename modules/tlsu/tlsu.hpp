@@ -20,6 +20,16 @@
 
 namespace ptovp::tlsu {
 
+// The GM bytes a block reads or writes, told after the block passed its
+// checks and before its transfers: a debugger's watchpoints (docs/debugging.md).
+class AccessObserver {
+ public:
+  virtual ~AccessObserver() = default;
+  virtual void accessed(std::uint64_t address, std::uint64_t length, bool store) = 0;
+};
+
+struct Footprint;
+
 class Tlsu {
  public:
   Tlsu(memory::Memory& memory, arch::LocalTileFile& local, fabric::Fabric& fabric)
@@ -32,6 +42,9 @@ class Tlsu {
 
   // The Local register the last successful block allocated, if any.
   std::optional<unsigned> last_destination() const { return last_destination_; }
+
+  // nullptr detaches; a block checks for one once.
+  void set_access_observer(AccessObserver* observer) { observer_ = observer; }
 
  private:
   arch::MaybeFault load_local(const arch::BlockDescriptor& block);
@@ -54,12 +67,15 @@ class Tlsu {
   // Commits a planned destination and records it as the block's result.
   arch::LocalTile& commit_destination(const arch::AllocationPlan& plan, const arch::TileInfo& info,
                                       std::uint8_t mask);
+  // Tells the observer, if any, the footprint's GM ranges.
+  void report(const Footprint& footprint, bool store) const;
 
   memory::Memory& memory_;
   arch::LocalTileFile& local_;
   fabric::Fabric& fabric_;
   std::uint64_t tile_capacity_ = 0;
   std::optional<unsigned> last_destination_;
+  AccessObserver* observer_ = nullptr;
 };
 
 }  // namespace ptovp::tlsu

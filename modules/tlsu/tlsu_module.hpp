@@ -30,6 +30,9 @@ class TlsuModule : public sc_core::sc_module {
              fabric::Fabric& fabric, const sc_common::TimingConfig& timing,
              sc_common::ActivityLog& log);
 
+  // The functional unit, for debug observers (Tlsu::set_access_observer).
+  Tlsu& unit() { return tlsu_; }
+
  private:
   void end_of_elaboration() override;
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);

@@ -291,7 +291,8 @@ int run_functional(const RunOptions& options, const config::PlatformConfig& conf
         model.memory().clear();
       },
       model.state(),
-      model.front_end()};
+      model.front_end(),
+      model.tlsu()};
   return execute(
       options, image, [&](const isa::ProgramImage& program) { return model.load(program); }, engine,
       outputs,
@@ -338,7 +339,8 @@ int run_systemc(const RunOptions& options, const config::PlatformConfig& config,
       },
       [&] { platform->reset(config.cube); },
       platform->state(),
-      platform->front_end()};
+      platform->front_end(),
+      platform->tlsu()};
   return execute(
       options, image, [&](const isa::ProgramImage& program) { return platform->load(program); },
       engine, outputs,

@@ -233,6 +233,7 @@ void GdbServer::begin_session() {
   pe_ = 0;
   last_stop_ = "T05thread:1;";
   target_->front_end.control().attach(*this);
+  target_->tlsu.set_access_observer(this);
 }
 
 void GdbServer::end_session() {
@@ -242,7 +243,10 @@ void GdbServer::end_session() {
   software_breakpoints_.clear();
   hardware_breakpoints_.clear();
   watchpoints_.clear();
-  if (target_ != nullptr) target_->front_end.control().detach(*this);
+  if (target_ != nullptr) {
+    target_->front_end.control().detach(*this);
+    target_->tlsu.set_access_observer(nullptr);
+  }
 }
 
 functional::RunResult GdbServer::run(Target& target, std::uint64_t max_instructions, bool wait) {
@@ -312,7 +316,8 @@ functional::RunResult GdbServer::run(Target& target, std::uint64_t max_instructi
     const functional::RunResult part = target.run(budget);
     executed += part.instructions;
     if (!part.halt) {
-      if (client_ < 0) return functional::RunResult{std::nullopt, executed, std::nullopt};  // the limit
+      if (client_ < 0)
+        return functional::RunResult{std::nullopt, executed, std::nullopt};  // the limit
       continue;  // the limit check above ends the session
     }
     if (part.halt->kind != HaltKind::Paused) {
@@ -375,20 +380,27 @@ bool GdbServer::pause_before(std::uint64_t pc) {
   if (watchpoints_.empty()) return false;
   // Scalar loads and stores: by the addresses the instruction will access.
   if (const auto access = target_->front_end.data_access()) {
-    for (std::size_t i = 0; i < watchpoints_.size() && !watch_hit_; ++i) {
-      const Watchpoint& watch = watchpoints_[i];
-      const bool wanted =
-          watch.kind == WatchKind::Access || (watch.kind == WatchKind::Write) == access->store;
-      for (const std::uint64_t address : access->address) {
-        if (wanted && overlaps(address, access->size, watch.address, watch.length)) watch_hit_ = i;
-      }
-    }
+    for (const std::uint64_t address : access->address)
+      check_watchpoints(address, access->size, access->store);
   }
   return false;
 }
 
+void GdbServer::accessed(std::uint64_t address, std::uint64_t length, bool store) {
+  check_watchpoints(address, length, store);
+}
+
+void GdbServer::check_watchpoints(std::uint64_t address, std::uint64_t length, bool store) {
+  for (std::size_t i = 0; i < watchpoints_.size() && !watch_hit_; ++i) {
+    const Watchpoint& watch = watchpoints_[i];
+    const bool wanted =
+        watch.kind == WatchKind::Access || (watch.kind == WatchKind::Write) == store;
+    if (wanted && overlaps(address, length, watch.address, watch.length)) watch_hit_ = i;
+  }
+}
+
 void GdbServer::after(const frontend::Attempt&) {
-  // Block commits (TSTORE) and anything else: by the watched bytes' change.
+  // Any other writer: by the watched bytes' change.
   for (std::size_t i = 0; i < watchpoints_.size(); ++i) {
     Watchpoint& watch = watchpoints_[i];
     if (watch.kind == WatchKind::Read) continue;

@@ -9,9 +9,11 @@
 // The stub is an execution observer on the front end: breakpoints, single
 // steps and watchpoints pause the run before an instruction, and the client
 // talks to the stub between runs. Watchpoints see scalar loads and stores by
-// address and block commits (TSTORE) by the watched bytes' change; a hit is
-// reported after the access, and the single step a client makes to get past
-// the access completes at once (the access already happened).
+// address, TLSU block transfers (TLOAD, TSTORE) by the GM ranges the TLSU
+// reports, and any other write by the watched bytes' change; a hit is
+// reported at the next instruction boundary after the access, and the single
+// step a client makes to get past the access completes at once (the access
+// already happened).
 #pragma once
 
 #include <atomic>
@@ -26,7 +28,7 @@
 
 namespace ptovp::debug {
 
-class GdbServer : public frontend::ExecutionObserver {
+class GdbServer : public frontend::ExecutionObserver, public tlsu::AccessObserver {
  public:
   // Listens on 127.0.0.1:`port` (0 picks a free port); throws
   // std::runtime_error naming the port when it cannot.
@@ -47,6 +49,7 @@ class GdbServer : public frontend::ExecutionObserver {
 
   bool pause_before(std::uint64_t pc) override;
   void after(const frontend::Attempt& attempt) override;
+  void accessed(std::uint64_t address, std::uint64_t length, bool store) override;
 
  private:
   enum class Resume : std::uint8_t { Continue, Step, Detach, Kill };
@@ -80,6 +83,8 @@ class GdbServer : public frontend::ExecutionObserver {
   bool write_memory(std::uint64_t address, const std::vector<std::uint8_t>& bytes);
   bool insert_point(char type, std::uint64_t address, std::uint64_t length, bool insert);
   void refresh_watch_values();
+  // Marks the first watchpoint an access of [address, address + length) hits.
+  void check_watchpoints(std::uint64_t address, std::uint64_t length, bool store);
   bool client_interrupted();
 
   std::string stop_reply() const;

@@ -13,6 +13,7 @@
 #include "frontend/front_end.hpp"
 #include "functional/functional_model.hpp"
 #include "functional/state_dump.hpp"
+#include "tlsu/tlsu.hpp"
 
 namespace ptovp::debug {
 
@@ -29,6 +30,7 @@ struct Target {
   std::function<void()> reset;
   arch::ArchState& state;
   frontend::FrontEnd& front_end;
+  tlsu::Tlsu& tlsu;  // its block transfers, for watchpoints
 };
 
 }  // namespace ptovp::debug

@@ -101,6 +101,7 @@ class FunctionalModel {
   frontend::FrontEnd& front_end() { return front_end_; }
   const frontend::FrontEnd& front_end() const { return front_end_; }
   block_builder::BlockBuilder& builder() { return builder_; }
+  tlsu::Tlsu& tlsu() { return tlsu_; }
   cube::CubeUnit& cube() { return cube_; }
 
  private:

@@ -10,7 +10,7 @@ SIGTERM stop a run that would not end, every output is written, exit 130),
 Regions (B.HINT TRACE begin/end: cycles, MACs, bytes and utilisation per
 region in the stats, the summary and the Perfetto trace), Gdb (gdb-multiarch in batch mode against `--gdb` on both engines: attach,
 break at a label, registers by name, memory, stepi, watchpoints hit by a
-store and by a TSTORE, monitor commands, a fault stop, Ctrl-C, detach,
+store, by a TSTORE and (read and access) by a TLOAD, monitor commands, a fault stop, Ctrl-C, detach,
 kill). Every subprocess has a timeout; the stub listens on loopback only.
 """
 import argparse
@@ -370,6 +370,48 @@ class Gdb(DebugCase):
             self.assertIn("[Inferior 1 (Remote target) killed]", out)
             self.assertEqual(status, 130, err)
             self.assertIn("killed by the debugger", err)
+
+    def test_a_tload_hits_read_and_access_watchpoints(self):
+        image = self.assemble_firmware("tile_copy")
+        at = self.labels(image)
+        after_tload = self.block_after_tload(image)
+        self.assertGreater(after_tload, at["fill"])
+        for engine in ENGINES:
+            # PE1's input element 2 (0x102): the fill loop writes it, only the TLOAD reads it.
+            out, status, err = self.session(image, engine, [
+                "rwatch *(int *)0x1108", "continue", "p/x $pc", "delete", "continue"])
+            self.assertIn("Hardware read watchpoint 1: *(int *)0x1108\n\nValue = 258", out)
+            self.assert_stopped_after(out, engine, after_tload, 1)
+            self.assertIn("[Inferior 1 (Remote target) exited normally]", out)
+            self.assertEqual(status, 0, err)
+            # PE2's element 2: written by the SWI of its fill loop, then read by the TLOAD.
+            out, status, err = self.session(image, engine, [
+                "awatch *(int *)0x1208", "continue", "continue", "p/x $pc", "delete", "continue"])
+            self.assertIn("Hardware access (read/write) watchpoint 1: *(int *)0x1208\n\n"
+                          "Old value = 0\nNew value = 514", out)
+            self.assertIn("Hardware access (read/write) watchpoint 1: *(int *)0x1208\n\n"
+                          "Value = 514", out)
+            self.assert_stopped_after(out, engine, after_tload, 1)
+            self.assertIn("[Inferior 1 (Remote target) exited normally]", out)
+            self.assertEqual(status, 0, err)
+
+    def assert_stopped_after(self, out, engine, after_tload, count):
+        pcs = [int(x, 16) for x in re.findall(r"\$\d+ = 0x([0-9a-f]+)", out)]
+        self.assertEqual(len(pcs), count, out)
+        # The stop is at an instruction boundary after the TLOAD block's stop; the
+        # SystemC TLSU may run the block while the front end goes on.
+        for pc in pcs:
+            if engine == "functional":
+                self.assertEqual(pc, after_tload)
+            else:
+                self.assertGreaterEqual(pc, after_tload, hex(pc))
+
+    def block_after_tload(self, image):
+        """The address of the first instruction after the TLOAD block's BSTOP."""
+        code = [l for l in self.ptovp("dis", image).stdout.splitlines() if "# " in l]
+        start = next(i for i, l in enumerate(code) if "BSTART.TLOAD" in l)
+        stop = next(i for i in range(start, len(code)) if code[i].split()[0] == "BSTOP")
+        return listing_address(code[stop + 1])
 
     def test_attach_to_a_running_program_interrupt_and_detach(self):
         image = self.assemble_text(SPIN, "spin")
