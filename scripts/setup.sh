@@ -9,7 +9,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libfmt-dev libgmp-dev libmpfr-dev
   verilator clang clang-format clang-tidy python3-matplotlib  # verilator >= 5: PTOVP_RTL
   parallel slurm-wlm munge
-  gdb-multiarch
+  gdb-multiarch lldb            # debuggers for `ptovp run --gdb` (docs/debugging.md)
 )
 
 missing=()

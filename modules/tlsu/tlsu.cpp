@@ -116,6 +116,12 @@ std::uint32_t value_or(const std::optional<std::uint32_t>& dim, std::uint32_t fa
   return dim ? *dim : fallback;
 }
 
+std::uint64_t valid_bytes(const arch::TileInfo& info) {
+  return (std::uint64_t{info.valid_rows} * info.valid_columns * arch::element_bits(info.data_type) +
+          7) /
+         8;
+}
+
 }  // namespace
 
 #define PTOVP_TRY(expr)                      \
@@ -155,6 +161,32 @@ MaybeFault Tlsu::execute(const BlockDescriptor& block, std::uint64_t tile_capaci
   return make_fault(
       FaultCode::IllegalInstruction,
       fmt::format("TLSU function {} is not implemented by this platform", block.function));
+}
+
+const char* transfer_direction(const BlockDescriptor& block) {
+  if (block.is_tlsu(TlsuFunction::TStore) || block.is_tlsu(TlsuFunction::TStoreSPart))
+    return "stored";
+  if (block.is_tlsu(TlsuFunction::TLoad) || block.is_tlsu(TlsuFunction::TPrefetch)) return "loaded";
+  return "moved";
+}
+
+std::uint64_t Tlsu::bytes_moved(const arch::BlockDescriptor& block) const {
+  if (auto index = last_destination_) {
+    const arch::LocalTile& tile = local_.at(*index);
+    return valid_bytes(tile.info()) * arch::pe_count(tile.allocation_mask());
+  }
+  for (unsigned i = 0; i < block.tile_count; ++i) {
+    const arch::TileBinding& binding = block.tiles[i];
+    if (binding.source_count == 0) continue;
+    if (auto index = local_.resolve_source(binding.source[0]))
+      return valid_bytes(local_.at(*index).info()) * arch::pe_count(binding.pe_mask);
+  }
+  if (block.shared_count > 0)
+    return valid_bytes(fabric_.tiles().at(block.shared[0].shared_id).info);
+  // TPREFETCH: LB1 rows of LB0 elements (absent = 1).
+  const auto dim = [&](unsigned i) { return block.dims[i].present ? block.dims[i].value : 1u; };
+  const auto type = numeric::data_type_from_code(block.data_type);
+  return dim(0) * dim(1) * (type ? arch::memory_element_bytes(*type) : 1u);
 }
 
 Expected<arch::AllocationPlan> Tlsu::plan_destination(const TileBinding& binding,

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "arch/access_observer.hpp"
 #include "arch/block_descriptor.hpp"
 #include "arch/fault.hpp"
 #include "arch/local_tile_file.hpp"
@@ -20,15 +21,11 @@
 
 namespace ptovp::tlsu {
 
-// The GM bytes a block reads or writes, told after the block passed its
-// checks and before its transfers: a debugger's watchpoints (docs/debugging.md).
-class AccessObserver {
- public:
-  virtual ~AccessObserver() = default;
-  virtual void accessed(std::uint64_t address, std::uint64_t length, bool store) = 0;
-};
-
 struct Footprint;
+
+// "stored" (TSTORE, TSTORE.SPART), "loaded" (TLOAD, TPREFETCH) or "moved"
+// (between tiles): how the statistics file a block's bytes.
+const char* transfer_direction(const arch::BlockDescriptor& block);
 
 class Tlsu {
  public:
@@ -40,11 +37,16 @@ class Tlsu {
   // supplies the TPC); data faults carry the element address.
   arch::MaybeFault execute(const arch::BlockDescriptor& block, std::uint64_t tile_capacity);
 
+  // The bytes a successful `block` moved, from the tile it filled or drained
+  // (TPREFETCH: the rows it names). The platforms' statistics count them.
+  std::uint64_t bytes_moved(const arch::BlockDescriptor& block) const;
+
   // The Local register the last successful block allocated, if any.
   std::optional<unsigned> last_destination() const { return last_destination_; }
 
-  // nullptr detaches; a block checks for one once.
-  void set_access_observer(AccessObserver* observer) { observer_ = observer; }
+  // Told the GM ranges of every TLOAD and TSTORE before its transfers;
+  // nullptr detaches.
+  void set_access_observer(arch::AccessObserver* observer) { observer_ = observer; }
 
  private:
   arch::MaybeFault load_local(const arch::BlockDescriptor& block);
@@ -75,7 +77,7 @@ class Tlsu {
   fabric::Fabric& fabric_;
   std::uint64_t tile_capacity_ = 0;
   std::optional<unsigned> last_destination_;
-  AccessObserver* observer_ = nullptr;
+  arch::AccessObserver* observer_ = nullptr;
 };
 
 }  // namespace ptovp::tlsu

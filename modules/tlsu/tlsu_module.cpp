@@ -11,16 +11,6 @@
 
 namespace ptovp::tlsu {
 
-namespace {
-
-std::uint64_t valid_bytes(const arch::TileInfo& info) {
-  return (std::uint64_t{info.valid_rows} * info.valid_columns * arch::element_bits(info.data_type) +
-          7) /
-         8;
-}
-
-}  // namespace
-
 TlsuModule::TlsuModule(const sc_core::sc_module_name& name, memory::Memory& ram,
                        arch::LocalTileFile& local, fabric::Fabric& fabric,
                        const sc_common::TimingConfig& timing, sc_common::ActivityLog& log)
@@ -54,25 +44,6 @@ sc_core::sc_time TlsuModule::shared_access(unsigned id, bool update, const sc_co
   return access.time;
 }
 
-std::uint64_t TlsuModule::bytes_moved(const arch::BlockDescriptor& block) const {
-  if (auto index = tlsu_.last_destination()) {
-    const arch::LocalTile& tile = local_.at(*index);
-    return valid_bytes(tile.info()) * arch::pe_count(tile.allocation_mask());
-  }
-  for (unsigned i = 0; i < block.tile_count; ++i) {
-    const arch::TileBinding& binding = block.tiles[i];
-    if (binding.source_count == 0) continue;
-    if (auto index = local_.resolve_source(binding.source[0]))
-      return valid_bytes(local_.at(*index).info()) * arch::pe_count(binding.pe_mask);
-  }
-  if (block.shared_count > 0)
-    return valid_bytes(fabric_.tiles().at(block.shared[0].shared_id).info);
-  // TPREFETCH: LB1 rows of LB0 elements (absent = 1).
-  const auto dim = [&](unsigned i) { return block.dims[i].present ? block.dims[i].value : 1u; };
-  const auto type = numeric::data_type_from_code(block.data_type);
-  return dim(0) * dim(1) * (type ? arch::memory_element_bytes(*type) : 1u);
-}
-
 void TlsuModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
   auto* transaction = payload.get_extension<sc_common::BlockTransaction>();
   if (transaction == nullptr) {
@@ -91,7 +62,7 @@ void TlsuModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
   if (transaction->fault) return;
 
   sc_common::log_block_wait(log_, sc_common::Unit::Tlsu, *transaction, free_at_, start);
-  const std::uint64_t bytes = bytes_moved(block);
+  const std::uint64_t bytes = tlsu_.bytes_moved(block);
   const sc_core::sc_time end = start + timing_.cycles(timing_.tlsu_cycles(bytes));
   free_at_ = end;
   transaction->done_at = end;
@@ -103,11 +74,7 @@ void TlsuModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
     }
   }
   const std::string_view mnemonic = sc_common::block_mnemonic(block);
-  const bool to_memory =
-      block.is_tlsu(arch::TlsuFunction::TStore) || block.is_tlsu(arch::TlsuFunction::TStoreSPart);
-  const bool from_memory =
-      block.is_tlsu(arch::TlsuFunction::TLoad) || block.is_tlsu(arch::TlsuFunction::TPrefetch);
-  log_.count_bytes(to_memory ? "stored" : from_memory ? "loaded" : "moved", bytes);
+  log_.count_bytes(transfer_direction(block), bytes);
   log_.busy(sc_common::Unit::Tlsu, start, end, mnemonic,
             log_.keeps_slices() ? fmt::format("{} bytes", bytes) : std::string());
 }

@@ -31,7 +31,7 @@ class TlsuModule : public sc_core::sc_module {
              sc_common::ActivityLog& log);
 
   // The functional unit, for debug observers (Tlsu::set_access_observer).
-  Tlsu& unit() { return tlsu_; }
+  Tlsu& semantics() { return tlsu_; }
 
  private:
   void end_of_elaboration() override;
@@ -39,8 +39,6 @@ class TlsuModule : public sc_core::sc_module {
   // Asks the fabric about S<id>: when it is ready (a read), or publishes an
   // update finished at `time`; returns the ready time.
   sc_core::sc_time shared_access(unsigned id, bool update, const sc_core::sc_time& time);
-  // Bytes the finished block moved, from the tile it filled or drained.
-  std::uint64_t bytes_moved(const arch::BlockDescriptor& block) const;
 
   memory::Memory& ram_;
   const arch::LocalTileFile& local_;

@@ -31,6 +31,7 @@
 #include "debug/target.hpp"
 #include "functional/fault_report.hpp"
 #include "functional/functional_model.hpp"
+#include "functional/functional_statistics.hpp"
 #include "functional/state_dump.hpp"
 #include "isa/input_file.hpp"
 #include "isa/program_image.hpp"
@@ -284,23 +285,26 @@ int run_functional(const RunOptions& options, const config::PlatformConfig& conf
         return model.state().read_ssr(0, static_cast<std::uint32_t>(arch::Ssr::Cycle)).value();
       },
       [&] { return fmt::format("instructions  {}\n", model.front_end().instructions()); },
-      [&] {
-        model.state().reset();
-        model.local_tiles().reset();
-        model.shared_tiles().reset();
-        model.memory().clear();
-      },
+      [&] { model.reset(); },
+      [&](arch::AccessObserver* observer) { model.tlsu().set_access_observer(observer); },
       model.state(),
-      model.front_end(),
-      model.tlsu()};
+      model.front_end()};
   return execute(
       options, image, [&](const isa::ProgramImage& program) { return model.load(program); }, engine,
       outputs,
       [&](const functional::RunResult& result, double seconds) {
-        if (!options.verbose) return;
-        std::cerr << fmt::format(
-            "ptovp run: {} instructions in {:.6f} s ({:.1f} MIPS)\n", result.instructions, seconds,
-            seconds > 0 ? static_cast<double>(result.instructions) / seconds / 1e6 : 0.0);
+        if (options.verbose) {
+          std::cerr << fmt::format(
+              "ptovp run: {} instructions in {:.6f} s ({:.1f} MIPS)\n", result.instructions,
+              seconds,
+              seconds > 0 ? static_cast<double>(result.instructions) / seconds / 1e6 : 0.0);
+        }
+        const nlohmann::ordered_json statistics =
+            functional::run_statistics(model, result.instructions);
+        // The summary when asked for, or when regions of interest closed.
+        if (!options.quiet && (options.verbose || statistics.contains("regions")))
+          std::cerr << functional::run_summary(statistics, seconds);
+        if (!options.stats.empty()) outputs.write(options.stats, statistics.dump(1) + "\n");
       });
 }
 
@@ -338,9 +342,9 @@ int run_systemc(const RunOptions& options, const config::PlatformConfig& config,
             systemc::run_statistics(*platform, platform->front_end().instructions()), 0.0);
       },
       [&] { platform->reset(config.cube); },
+      [&](arch::AccessObserver* observer) { platform->tlsu().set_access_observer(observer); },
       platform->state(),
-      platform->front_end(),
-      platform->tlsu()};
+      platform->front_end()};
   return execute(
       options, image, [&](const isa::ProgramImage& program) { return platform->load(program); },
       engine, outputs,
@@ -369,9 +373,8 @@ int run(const RunOptions& options) {
     throw UsageError(fmt::format("unknown engine '{}' (systemc or functional)", options.engine));
   parse_unsigned(options.max_instructions, "--max-instructions");
   if (options.engine == "functional") {
-    for (const auto& [flag, path] : {std::pair{"--trace", &options.trace},
-                                     {"--stats", &options.stats},
-                                     {"--vcd", &options.vcd}}) {
+    for (const auto& [flag, path] :
+         {std::pair{"--trace", &options.trace}, {"--vcd", &options.vcd}}) {
       if (!path->empty())
         throw UsageError(fmt::format(
             "{}: only the systemc engine writes it (the functional engine is untimed)", flag));
@@ -423,7 +426,9 @@ void add_run_command(CLI::App& app, int& exit_status) {
       ->allow_extra_args(false);
   command->add_option("--trace", options->trace, "systemc: Chrome/Perfetto trace-event JSON")
       ->check(file_path_validator());
-  command->add_option("--stats", options->stats, "systemc: run statistics JSON")
+  command
+      ->add_option("--stats", options->stats,
+                   "run statistics JSON (functional: instructions, MACs, bytes, regions)")
       ->check(file_path_validator());
   command->add_option("--vcd", options->vcd, "systemc: per-unit busy signals as VCD")
       ->check(file_path_validator());

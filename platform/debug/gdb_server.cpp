@@ -233,7 +233,7 @@ void GdbServer::begin_session() {
   pe_ = 0;
   last_stop_ = "T05thread:1;";
   target_->front_end.control().attach(*this);
-  target_->tlsu.set_access_observer(this);
+  target_->observe_transfers(this);
 }
 
 void GdbServer::end_session() {
@@ -245,7 +245,7 @@ void GdbServer::end_session() {
   watchpoints_.clear();
   if (target_ != nullptr) {
     target_->front_end.control().detach(*this);
-    target_->tlsu.set_access_observer(nullptr);
+    target_->observe_transfers(nullptr);
   }
 }
 
@@ -630,7 +630,7 @@ std::string GdbServer::answer_query(const std::string& packet) {
   }
   if (packet == "qHostInfo") {
     return "triple:" + hex_text("riscv64-unknown-none-elf") +
-           ";ptrsize:8;endian:little;watchpoint_exceptions_received:before;";
+           ";ptrsize:8;endian:little;watchpoint_exceptions_received:after;";
   }
   if (packet == "qWatchpointSupportInfo:" || packet == "qWatchpointSupportInfo") return "num:4;";
   if (packet == "qfThreadInfo") return "m1";

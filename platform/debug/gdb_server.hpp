@@ -10,7 +10,7 @@
 // steps and watchpoints pause the run before an instruction, and the client
 // talks to the stub between runs. Watchpoints see scalar loads and stores by
 // address, TLSU block transfers (TLOAD, TSTORE) by the GM ranges the TLSU
-// reports, and any other write by the watched bytes' change; a hit is
+// reports (arch::AccessObserver), and any other write by the watched bytes' change; a hit is
 // reported at the next instruction boundary after the access, and the single
 // step a client makes to get past the access completes at once (the access
 // already happened).
@@ -28,7 +28,7 @@
 
 namespace ptovp::debug {
 
-class GdbServer : public frontend::ExecutionObserver, public tlsu::AccessObserver {
+class GdbServer : public frontend::ExecutionObserver, public arch::AccessObserver {
  public:
   // Listens on 127.0.0.1:`port` (0 picks a free port); throws
   // std::runtime_error naming the port when it cannot.

@@ -9,11 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "arch/access_observer.hpp"
 #include "arch/arch_state.hpp"
 #include "frontend/front_end.hpp"
 #include "functional/functional_model.hpp"
 #include "functional/state_dump.hpp"
-#include "tlsu/tlsu.hpp"
 
 namespace ptovp::debug {
 
@@ -28,9 +28,10 @@ struct Target {
   std::function<std::string()> statistics;
   // The reset state with the image loaded again.
   std::function<void()> reset;
+  // Tells `observer` (nullptr: nobody) the memory block transfers access.
+  std::function<void(arch::AccessObserver*)> observe_transfers;
   arch::ArchState& state;
   frontend::FrontEnd& front_end;
-  tlsu::Tlsu& tlsu;  // its block transfers, for watchpoints
 };
 
 }  // namespace ptovp::debug

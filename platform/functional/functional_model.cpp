@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cube/block_executor.hpp"
+#include "cube/cube_preflight.hpp"
 #include "frontend/stall_halt.hpp"
 
 namespace ptovp::functional {
@@ -30,20 +31,52 @@ FunctionalModel::FunctionalModel(ModelConfig config, std::ostream& out, std::ost
       tlsu_(memory_, local_, fabric_),
       fpatr_(fpatr::make_backend(config.fpatr_backend)),
       cube_(local_, fabric_, state_, cube_config(config.profile)),
-      builder_(state_,
-               block_builder::BlockExecutors{
-                   [this](const arch::BlockDescriptor& block, std::uint64_t capacity) {
-                     return tlsu_.execute(block, capacity);
-                   },
-                   cube::block_executor(cube_,
-                                        [](const std::string& reason) -> arch::MaybeFault {
-                                          throw frontend::Stalled{reason};
-                                        }),
-                   {}},
-               config.block),
+      builder_(
+          state_,
+          block_builder::BlockExecutors{
+              [this](const arch::BlockDescriptor& block, std::uint64_t capacity) {
+                arch::MaybeFault fault = tlsu_.execute(block, capacity);
+                if (!fault)
+                  activity_.bytes[tlsu::transfer_direction(block)] += tlsu_.bytes_moved(block);
+                return fault;
+              },
+              [this, cube = cube::block_executor(cube_,
+                                                 [](const std::string& reason) -> arch::MaybeFault {
+                                                   throw frontend::Stalled{reason};
+                                                 })](const arch::BlockDescriptor& block,
+                                                     std::uint64_t capacity) {
+                arch::MaybeFault fault = cube(block, capacity);
+                // A block that computed allocated its D (a zero mask computes
+                // nothing); each PE multiplies its own rows.
+                if (!fault && !cube_.last_destinations().empty()) {
+                  const cube::CubePlan& plan = cube_.plan();
+                  std::uint64_t& macs = activity_.macs[std::string(numeric::name(plan.a_type))];
+                  for (unsigned pe = 0; pe < arch::kPeCount; ++pe)
+                    macs += std::uint64_t{plan.split.rows(pe)} * plan.n * plan.k;
+                }
+                return fault;
+              },
+              {}},
+          config.block),
       front_end_(state_, memory_, builder_, out, err, config.front_end),
       devices_(attach_machine_devices(config.machine, front_end_, out, err)) {
   cube_.use_fpatr_backend(*fpatr_);
+  builder_.set_trace_listener([this](std::uint64_t pc, bool end) { mark_region(pc, end); });
+}
+
+void FunctionalModel::mark_region(std::uint64_t pc, bool end) {
+  if (!end) {
+    // The front end counts the hint's attempt before running it.
+    open_regions_.push_back({pc, 0, front_end_.instructions() - 1, 0, activity_, {}});
+    return;
+  }
+  if (open_regions_.empty()) return;
+  InstructionRegion region = std::move(open_regions_.back());
+  open_regions_.pop_back();
+  region.end_pc = pc;
+  region.instructions = front_end_.instructions() - 1 - region.begin_instruction;
+  region.end = activity_;
+  regions_.push_back(std::move(region));
 }
 
 std::unique_ptr<devices::LinxVirt> attach_machine_devices(Machine machine,
@@ -96,6 +129,13 @@ arch::MaybeFault FunctionalModel::load(const isa::ProgramImage& image) {
   state_.pc = image.entry;
   seed_boot_state(config_.machine, image, state_, memory_);
   return std::nullopt;
+}
+
+void FunctionalModel::reset() {
+  state_.reset();
+  local_.reset();
+  shared_.reset();
+  memory_.clear();
 }
 
 RunResult FunctionalModel::run(std::uint64_t max_instructions) {

@@ -7,9 +7,11 @@
 #include <cstdint>
 #include <functional>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "arch/arch_state.hpp"
 #include "arch/local_tile_file.hpp"
@@ -64,6 +66,25 @@ struct RunResult {
   std::optional<std::string> fpatr_failure;
 };
 
+// What the units did: MACs by the A operand's type and GM bytes by direction
+// (loaded, stored, moved), counted per block as the SystemC platform counts
+// them (docs/platform.md, "Statistics").
+struct ActivityCounts {
+  std::map<std::string, std::uint64_t> macs;
+  std::map<std::string, std::uint64_t> bytes;
+};
+
+// A region of interest between a B.HINT TRACE begin and its end
+// (docs/debugging.md, "Regions of interest"), in instruction attempts.
+struct InstructionRegion {
+  std::uint64_t begin_pc = 0;
+  std::uint64_t end_pc = 0;
+  std::uint64_t begin_instruction = 0;  // the begin mark's attempt, numbered from 0
+  std::uint64_t instructions = 0;       // attempts after the begin mark, the end mark's included
+  ActivityCounts begin;                 // the counts at either mark
+  ActivityCounts end;
+};
+
 // Writes every section of `image` through `write`; the fault names the first
 // section that does not fit. Both engines load images with it.
 arch::MaybeFault load_sections(
@@ -86,6 +107,9 @@ class FunctionalModel {
   arch::MaybeFault load(const isa::ProgramImage& image);
   arch::MaybeFault load_bytes(std::uint64_t address, const std::vector<std::uint8_t>& bytes);
 
+  // The reset state: architecture, Local and Shared tiles, memory (zero).
+  void reset();
+
   // Runs until a halt or until `max_instructions` attempts (0 = no limit).
   RunResult run(std::uint64_t max_instructions);
 
@@ -103,8 +127,15 @@ class FunctionalModel {
   block_builder::BlockBuilder& builder() { return builder_; }
   tlsu::Tlsu& tlsu() { return tlsu_; }
   cube::CubeUnit& cube() { return cube_; }
+  // Since construction: what the units did, and the closed regions in the
+  // order they ended (regions nest; an end with none open is ignored).
+  const ActivityCounts& activity() const { return activity_; }
+  const std::vector<InstructionRegion>& regions() const { return regions_; }
 
  private:
+  // A B.HINT TRACE at `pc` began (end = false) or ended a region.
+  void mark_region(std::uint64_t pc, bool end);
+
   ModelConfig config_;
   arch::ArchState state_;
   memory::Memory memory_;
@@ -117,6 +148,9 @@ class FunctionalModel {
   block_builder::BlockBuilder builder_;
   frontend::FrontEnd front_end_;
   std::unique_ptr<devices::LinxVirt> devices_;
+  ActivityCounts activity_;
+  std::vector<InstructionRegion> open_regions_;
+  std::vector<InstructionRegion> regions_;
 };
 
 }  // namespace ptovp::functional

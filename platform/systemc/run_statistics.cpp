@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "frontend/instruction_plan.hpp"
+#include "functional/functional_statistics.hpp"
 #include "isa/catalog.hpp"
 #include "numeric/data_type.hpp"
 
@@ -20,15 +21,6 @@ std::uint64_t total(const json& counts) {
   for (const auto& item : counts.items())
     sum += item.value().get<std::uint64_t>();
   return sum;
-}
-
-// "TLOAD 4, TMATMUL 2" (or "none").
-std::string listing(const json& counts) {
-  std::string text;
-  for (const auto& item : counts.items())
-    text += fmt::format("{}{} {}", text.empty() ? "" : ", ", item.key(),
-                        item.value().get<std::uint64_t>());
-  return text.empty() ? "none" : text;
 }
 
 // The instruction classes, by what the front end does with a form; Other is
@@ -138,18 +130,6 @@ std::pair<json, json> instructions_by_kind(const std::vector<std::uint64_t>& by_
   return {by_class, by_mnemonic};
 }
 
-// Each count of `after` less the same count of `before`.
-json difference(const std::map<std::string, std::uint64_t>& after,
-                const std::map<std::string, std::uint64_t>& before) {
-  json delta = json::object();
-  for (const auto& [key, value] : after) {
-    const auto earlier = before.find(key);
-    const std::uint64_t change = value - (earlier == before.end() ? 0 : earlier->second);
-    if (change != 0) delta[key] = change;
-  }
-  return delta;
-}
-
 // Per region: its span in cycles, the MACs and bytes of the blocks issued in
 // it, and each unit's busy share of the span.
 json region_statistics(const sc_common::ActivityLog& log, std::uint64_t period) {
@@ -165,13 +145,14 @@ json region_statistics(const sc_common::ActivityLog& log, std::uint64_t period) 
       utilisation[std::string(sc_common::unit_name(static_cast<sc_common::Unit>(i)))] =
           cycles ? static_cast<double>(busy) / static_cast<double>(cycles) : 0.0;
     }
-    regions.push_back({{"begin_pc", region.begin_pc},
-                       {"end_pc", region.end_pc},
-                       {"begin_cycle", sc_common::picoseconds(region.begin.time) / period},
-                       {"cycles", cycles},
-                       {"macs", difference(region.end.macs, region.begin.macs)},
-                       {"bytes", difference(region.end.bytes, region.begin.bytes)},
-                       {"utilisation", utilisation}});
+    regions.push_back(
+        {{"begin_pc", region.begin_pc},
+         {"end_pc", region.end_pc},
+         {"begin_cycle", sc_common::picoseconds(region.begin.time) / period},
+         {"cycles", cycles},
+         {"macs", functional::count_difference(region.end.macs, region.begin.macs)},
+         {"bytes", functional::count_difference(region.end.bytes, region.begin.bytes)},
+         {"utilisation", utilisation}});
   }
   return regions;
 }
@@ -290,7 +271,8 @@ std::string run_summary(const json& statistics, double host_seconds) {
       regions += fmt::format(
           "  region        0x{:x}..0x{:x}: {} cycles, MACs {}, bytes {}\n               {}\n",
           region["begin_pc"].get<std::uint64_t>(), region["end_pc"].get<std::uint64_t>(),
-          region["cycles"].get<std::uint64_t>(), listing(region["macs"]), listing(region["bytes"]),
+          region["cycles"].get<std::uint64_t>(), functional::count_listing(region["macs"]),
+          functional::count_listing(region["bytes"]),
           busy.empty() ? "  no unit busy" : busy.substr(2));
     }
   }
@@ -309,12 +291,13 @@ std::string run_summary(const json& statistics, double host_seconds) {
              cycles, static_cast<double>(cycles * period) / 1e6, 1e6 / static_cast<double>(period),
              instructions,
              cycles ? static_cast<double>(instructions) / static_cast<double>(cycles) : 0.0,
-             listing(classes), listing(statistics["blocks"]),
+             functional::count_listing(classes), functional::count_listing(statistics["blocks"]),
              statistics["blocks_total"].get<std::uint64_t>(), utilisation, peak_run, peak_busy,
              tlsu["bytes_per_cycle"].get<double>(),
              tlsu["configured_bytes_per_cycle"].get<std::uint64_t>(),
              100.0 * tlsu["bandwidth_utilisation"].get<double>(), stalls.empty() ? "none" : stalls,
-             listing(statistics["bytes"]), listing(statistics["macs"]), host_seconds,
+             functional::count_listing(statistics["bytes"]),
+             functional::count_listing(statistics["macs"]), host_seconds,
              static_cast<double>(instructions) * speed / 1e6,
              static_cast<double>(cycles) * speed / 1e6,
              statistics["systemc"]["activations_total"].get<std::uint64_t>(),

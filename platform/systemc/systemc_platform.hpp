@@ -67,7 +67,7 @@ class SystemCPlatform : public sc_core::sc_module {
   }
   const config::PlatformConfig& config() const { return config_; }
   frontend::FrontEnd& front_end() { return front_end_.semantics(); }
-  tlsu::Tlsu& tlsu() { return tlsu_.unit(); }
+  tlsu::Tlsu& tlsu() { return tlsu_.semantics(); }
   // The front end's position in simulated time, in clock cycles.
   std::uint64_t front_end_cycle() const {
     return static_cast<std::uint64_t>(front_end_.current_time() / config_.timing.cycles(1));

@@ -221,7 +221,9 @@ class Interrupt(DebugCase):
 class Regions(DebugCase):
     M, N = 20, 24  # the S8 GEMM's shape
 
-    def test_a_region_around_the_matmul_and_its_stores(self):
+    def region_image(self):
+        """The S8 GEMM with a region around its TMATMUL and stores, and the
+        addresses of the two marks."""
         with open(os.path.join(FIRMWARE, "s8_gemm_req8_relu_rowmax",
                                "s8_gemm_req8_relu_rowmax.s")) as f:
             source = f.read()
@@ -233,6 +235,10 @@ class Regions(DebugCase):
         listing = self.ptovp("dis", image).stdout.splitlines()
         hints = [listing_address(l) for l in listing if "B.HINT TRACE" in l]
         self.assertEqual(len(hints), 2)
+        return image, hints
+
+    def test_a_region_around_the_matmul_and_its_stores(self):
+        image, hints = self.region_image()
         result = self.ptovp("run", image, "--stats", self.path("stats.json"),
                             "--trace", self.path("trace.json"))
         self.assertEqual(result.returncode, 0, result.stderr)
@@ -264,12 +270,47 @@ class Regions(DebugCase):
         self.assertAlmostEqual(float(spans[0]["ts"]), region["begin_cycle"] / 1000.0)
         self.assertAlmostEqual(float(spans[0]["dur"]), region["cycles"] / 1000.0)
 
+    def test_the_functional_engine_counts_a_region_in_instructions(self):
+        image, hints = self.region_image()
+        runs = {}
+        for engine in ENGINES:
+            result = self.ptovp("run", image, "--engine", engine,
+                                "--stats", self.path(engine + ".json"),
+                                "--trace-insn", self.path(engine + ".trace"))
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(self.path(engine + ".json")) as f:
+                runs[engine] = (json.load(f), result.stderr)
+        stats, err = runs["functional"]
+        self.assertEqual(stats["engine"], "functional")
+        self.assertEqual(len(stats["regions"]), 1)
+        region = stats["regions"][0]
+        self.assertEqual((region["begin_pc"], region["end_pc"]), tuple(hints))
+        # The instruction trace numbers every attempt: the marks are two of its lines.
+        marks = [int(l.split()[0]) for l in self.lines("functional.trace") if "B.HINT TRACE" in l]
+        self.assertEqual(len(marks), 2)
+        self.assertEqual(region["begin_instruction"], marks[0])
+        self.assertEqual(region["instructions"], marks[1] - marks[0])
+        self.assertEqual(stats["instructions"], len(self.lines("functional.trace")))
+        # The blocks' MACs and bytes are those the SystemC engine counts.
+        systemc = runs["systemc"][0]
+        self.assertEqual(region["macs"], stats["macs"])
+        self.assertEqual(region["macs"], systemc["regions"][0]["macs"])
+        self.assertEqual(stats["macs"], systemc["macs"])
+        self.assertEqual(stats["bytes"], systemc["bytes"])
+        self.assertEqual(region["bytes"], {"stored": 4 * (self.M * self.N + 4 * self.M)})
+        self.assertIn(f"region        0x{hints[0]:x}..0x{hints[1]:x}: "
+                      f"{region['instructions']} instructions, MACs S8 "
+                      f"{stats['macs']['S8']}, bytes stored {region['bytes']['stored']}", err)
+
     def test_no_region_no_regions_key(self):
         image = self.assemble_firmware("tile_copy")
-        result = self.ptovp("run", image, "--quiet", "--stats", self.path("stats.json"))
-        self.assertEqual(result.returncode, 0, result.stderr)
-        with open(self.path("stats.json")) as f:
-            self.assertNotIn("regions", json.load(f))
+        for engine in ENGINES:
+            result = self.ptovp("run", image, "--quiet", "--engine", engine,
+                                "--stats", self.path("stats.json"))
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertEqual(result.stderr, "")
+            with open(self.path("stats.json")) as f:
+                self.assertNotIn("regions", json.load(f))
 
 
 class Gdb(DebugCase):
@@ -306,19 +347,34 @@ class Gdb(DebugCase):
         process.kill()
         self.fail("the stub did not start")
 
-    def session(self, image, engine, commands, extra=("--gdb-wait",)):
+    def drive(self, image, engine, client, extra=("--gdb-wait",)):
+        """Runs the debugger whose command line client(port) gives against a
+        stub; returns its output, ptovp's exit status and ptovp's stderr."""
         process, err, port = self.start(image, engine, *extra)
-        args = ["gdb-multiarch", "-nx", "-batch", "-ex", f"target remote 127.0.0.1:{port}"]
-        for command in commands:
-            args += ["-ex", command]
         try:
-            gdb = subprocess.run(args, capture_output=True, text=True, timeout=60)
+            run = subprocess.run(client(port), capture_output=True, text=True, timeout=60)
             status = process.wait(timeout=60)
         finally:
             if process.poll() is None:
                 process.kill()
         err.seek(0)
-        return gdb.stdout + gdb.stderr, status, err.read()
+        return run.stdout + run.stderr, status, err.read()
+
+    # The batch client: its command line, how it attaches and how it takes a command.
+    CLIENT = ["gdb-multiarch", "-nx", "-batch"]
+    ATTACH = "target remote 127.0.0.1:{port}"
+    COMMAND = "-ex"
+
+    def session(self, image, engine, commands, after_crash=()):
+        """`after_crash`: LLDB's commands for after a stop by a signal (-k)."""
+        def client(port):
+            args = [*self.CLIENT, self.COMMAND, self.ATTACH.format(port=port)]
+            for command in commands:
+                args += [self.COMMAND, command]
+            for command in after_crash:
+                args += ["-k", command]
+            return args
+        return self.drive(image, engine, client)
 
     def test_break_registers_memory_step_watch_monitor_fault_detach(self):
         image = self.assemble_text(DEBUGGED, "debugged")
@@ -436,6 +492,71 @@ class Gdb(DebugCase):
             self.assertIn("[Inferior 1 (Remote target) detached]", out)
             self.assertEqual(status, 130)
             self.assertIn("interrupted by SIGINT", err.read())
+
+
+class Lldb(Gdb):
+    """One batch LLDB session per test and engine (`gdb-remote`): LLDB takes
+    the register roles and names from the stub's target description."""
+
+    def setUp(self):
+        DebugCase.setUp(self)
+        if shutil.which("lldb") is None:
+            self.skipTest("lldb is not installed (scripts/setup.sh)")
+
+    CLIENT = ["lldb", "--no-lldbinit", "--batch"]
+    ATTACH = "gdb-remote 127.0.0.1:{port}"
+    COMMAND = "-o"
+
+    def test_break_registers_memory_step_watch_monitor_fault_detach(self):
+        image = self.assemble_text(DEBUGGED, "debugged")
+        at = self.labels(image)
+        for engine in ENGINES:
+            out, status, err = self.session(image, engine, [
+                "register read a0 pc",
+                f"breakpoint set -a {at['load']}", "continue", "register read a1 s0",
+                "memory read -s8 -fx -c1 0x4000",
+                "thread step-inst", "register read pc a2", "breakpoint delete -f",
+                "watchpoint set expression -w write -s 8 -- 0x4000", "continue",
+                "register read pc", "watchpoint delete -f",
+                f"breakpoint set -a {at['cond']}", "continue",
+                "process plugin packet monitor block", "register read bstate",
+                "breakpoint delete -f", "continue"],
+                after_crash=["register read pc", "process detach"])
+            self.assertRegex(out, r"a0 = 0x0+\n\s+pc = 0x0+\n")
+            self.assertIn(f"stop reason = breakpoint 1.1\n    frame #0: 0x{at['load']:016x}", out)
+            self.assertRegex(out, r"a1 = 0x0+1\n\s+s0 = 0x0+4000\n")
+            self.assertIn("0x00004000: 0x0000000000000001", out)
+            self.assertIn("stop reason = instruction step into", out)
+            self.assertRegex(out, rf"pc = 0x0*{at['load'] + 4:x}\n\s+a2 = 0x0+1\n")
+            # The store of the second iteration; the stop is after it.
+            self.assertIn("Watchpoint 1 hit:\nold value: 1\nnew value: 2", out)
+            self.assertRegex(out, rf"pc = 0x0*{at['load']:x}\n")
+            self.assertIn("block: active", out)  # monitor block, in the COND block's header
+            self.assertRegex(out, r"bstate = 0x0+1\n")
+            self.assertIn("Fault_DataPage", out)
+            self.assertIn(f"stop reason = signal SIGSEGV\n    frame #0: 0x{at['bad']:016x}", out)
+            self.assertIn("Process 1 detached", out)
+            self.assertEqual(status, 100, err)
+            self.assertIn("trap 35: Fault_DataPage", err)
+
+    def test_a_tload_hits_a_read_watchpoint_and_monitor_shows_tiles(self):
+        image = self.assemble_firmware("tile_copy")
+        after_tload = self.block_after_tload(image)
+        for engine in ENGINES:
+            out, status, err = self.session(image, engine, [
+                "watchpoint set expression -w read -s 4 -- 0x1108", "continue",
+                "p/x $pc", "watchpoint delete -f",
+                "process plugin packet monitor tile T#1", "continue"])
+            self.assertIn("stop reason = watchpoint 1", out)
+            self.assert_stopped_after(out, engine, after_tload, 1)
+            self.assertIn("T#1 (register 0): U32 RowMajor 8x8 (valid 8x8) 256 B", out)
+            self.assertIn("  [  0] 0 1 2 3 4 5 6 7", out)  # PE0's input
+            self.assertIn("Process 1 exited with status = 0", out)
+            self.assertEqual(status, 0, err)
+
+    test_a_tstore_hits_a_watchpoint_and_monitor_shows_tiles = None
+    test_a_tload_hits_read_and_access_watchpoints = None
+    test_attach_to_a_running_program_interrupt_and_detach = None
 
 
 def main():

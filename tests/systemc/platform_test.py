@@ -567,7 +567,7 @@ class BadInput(PlatformCase):
 
     def test_the_functional_engine_refuses_timed_outputs(self):
         image = self.assemble(os.path.join(FIRMWARE, "tile_copy", "tile_copy.s"), "copy")
-        for flag in ("--stats", "--trace", "--vcd"):
+        for flag in ("--trace", "--vcd"):
             with self.subTest(flag=flag):
                 out = self.path("out")
                 self.expect_usage_error(["run", image, "--engine", "functional", flag, out],
