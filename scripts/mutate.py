@@ -33,6 +33,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -252,15 +253,18 @@ def run(command: list[str], cwd: Path, timeout: float | None = None,
         log: Path | None = None) -> tuple[int, str, float]:
     """Runs `command` at low priority; returns status, output and seconds."""
     start = time.monotonic()
+    # A session of its own, so that a timeout ends every process the command
+    # started (a hung test under ctest), not only the command.
+    process = subprocess.Popen(["nice", "-n", "19", *command], cwd=cwd, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, errors="replace",
+                               start_new_session=True)
     try:
-        done = subprocess.run(["nice", "-n", "19", *command], cwd=cwd, timeout=timeout,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                              errors="replace")
-        status, output = done.returncode, done.stdout
-    except subprocess.TimeoutExpired as expired:
+        output, _ = process.communicate(timeout=timeout)
+        status = process.returncode
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        output, _ = process.communicate()
         status = -1
-        output = (expired.stdout or b"").decode(errors="replace") \
-            if isinstance(expired.stdout, bytes) else (expired.stdout or "")
     if log:
         log.write_text(output)
     return status, output, time.monotonic() - start
@@ -327,11 +331,16 @@ class Scratch:
 
     def ctest(self, timeout: float, only: list[str] | None = None, label: str | None = None,
               outside: str | None = None, names: list[str] | None = None,
-              skip: list[str] | None = None, stop: bool = False) -> tuple[list[str], list[str]]:
+              skip: list[str] | None = None, stop: bool = False,
+              wall: float | None = None) -> tuple[list[str], list[str]]:
         """Runs the suite, or the part of it with the CTest label `label`,
         without the label `outside`, only the tests in `names` (or `only`),
         without those in `skip`; returns the failed and the timed-out tests.
-        `stop` ends the run at the first failure."""
+        `stop` ends the run at the first failure; a run longer than `wall`
+        seconds (default: the budget set by the baseline) is stopped, and the
+        tests it was running count as timed out (a test's own TIMEOUT property
+        would otherwise let a hang run for minutes)."""
+        wall = wall or getattr(self, "budget", 7200.0)
         excluded = EXCLUDED_LABELS + (f"|^{outside}$" if outside else "")
         command = ["ctest", "--test-dir", str(self.build), "-j", str(self.jobs), "-LE", excluded,
                    "--timeout", str(int(timeout))]
@@ -347,10 +356,13 @@ class Scratch:
             command += ["-E", "|".join(skipped)]
         if stop:
             command.append("--stop-on-failure")
-        status, output, _ = run(command, self.source, 3600 + timeout * 4)
+        status, output, _ = run(command, self.source, wall)
         failed, timed_out = [], []
         if status == -1:
-            timed_out.append("ctest (whole run)")
+            # Stopped from outside: the tests started and not finished hung.
+            started = re.findall(r"^\s*Start\s+\d+: (\S+)$", output, re.M)
+            finished = set(re.findall(r"Test\s+#\d+: (\S+) \.", output))
+            timed_out += [t for t in started if t not in finished] or ["ctest (whole run)"]
         listing = output.split("The following tests FAILED:", 1)
         if len(listing) == 2:
             for match in re.finditer(r"^\s*\d+ - (\S+) \(([^)]*)\)", listing[1], re.M):
@@ -362,7 +374,8 @@ class Scratch:
     def replay_vectors(self, timeout: float) -> tuple[list[str], list[str]]:
         vectors = sorted(str(p) for p in (self.source / "tests" / "vectors").glob("*.vec"))
         ptovp = self.build / "platform" / "ptovp"
-        status, _, _ = run([str(ptovp), "vectors", *vectors], self.source, timeout)
+        status, _, _ = run([str(ptovp), "vectors", *vectors], self.source,
+                           max(timeout, getattr(self, "budget", 0.0)))
         if status == -1:
             return [], ["vector-replay"]
         return (["vector-replay"] if status != 0 else []), []
@@ -375,11 +388,14 @@ class Scratch:
         more_failed, more_timed_out = self.replay_vectors(timeout)
         seconds = time.monotonic() - start
         costs = self.build / "Testing" / "Temporary" / "CTestCostData.txt"
-        self.slow = []
+        self.costs = {}
         for line in costs.read_text().splitlines() if costs.is_file() else []:
             fields = line.split()
-            if len(fields) == 3 and float(fields[2]) >= SLOW_TEST_SECONDS:
-                self.slow.append(fields[0])
+            if len(fields) == 3:
+                self.costs[fields[0]] = float(fields[2])
+        self.slow = [name for name, cost in self.costs.items() if cost >= SLOW_TEST_SECONDS]
+        # Any one ctest run of a mutant gets three times the whole baseline.
+        self.budget = max(300.0, 3 * seconds)
         return failed + more_failed, timed_out + more_timed_out, seconds
 
     def label_targets(self, label: str) -> list[str] | None:
@@ -407,8 +423,9 @@ class Scratch:
         vector replay, then the rest, each part with its quick tests before
         its slow ones. Only a mutant that no test kills runs the whole suite,
         so the verdict is the one a whole run would give. A test that timed
-        out while nothing failed runs again alone with three times the limit,
-        so that a busy machine is not mistaken for a hang."""
+        out while nothing failed runs again alone with thirty times its
+        baseline duration (at least 180 s), so that a busy machine is not
+        mistaken for a hang."""
         slow = getattr(self, "slow", [])
         timed_out: list[str] = []
         stages = []
@@ -438,11 +455,13 @@ class Scratch:
             if failed:
                 return failed, timed_out, True
         rerun = [t for t in timed_out if t not in ("ctest (whole run)", "vector-replay")]
-        if rerun:
-            failed, late = self.ctest(3 * timeout, only=rerun)
-            timed_out = [t for t in timed_out if t not in rerun] + late
-            return failed, timed_out, True
-        return [], timed_out, True
+        failed = []
+        for name in rerun:  # alone, with thirty times its baseline duration
+            wall = max(180.0, 30 * getattr(self, "costs", {}).get(name, 0.0))
+            more_failed, late = self.ctest(3 * timeout, only=[name], wall=wall)
+            failed += more_failed
+            timed_out = [t for t in timed_out if t != name] + late
+        return failed, timed_out, True
 
 
 def exact(names: list[str]) -> str:
