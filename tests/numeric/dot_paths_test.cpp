@@ -362,6 +362,34 @@ TEST(DotLayouts, CubeM16CellsGiveTheRowMajorResults) {
   }
 }
 
+// A in CELLs of any width w (w columns x 8 rows, row-major inside, stacked
+// along K; the last CELL partial): each row is a run of w contiguous columns
+// per CELL. Widths that are and are not multiples of 2, 4 and 8, below and
+// above 8, so the staged copies in runs of 8, 4, 2 and 1 each see a width
+// they must not take.
+TEST(DotLayouts, CellsOfEveryWidthGiveTheRowMajorResults) {
+  std::mt19937_64 rng(23);
+  for (const std::size_t width : {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 14, 24}) {
+    for (const bool mx : {false, true}) {
+      SCOPED_TRACE("CELL width " + std::to_string(width) + (mx ? " E4M3 x FP16" : " FP16"));
+      const std::size_t m = 8, n = 9, k = 3 * width - (width > 1 ? 1 : 0);
+      const Problem p =
+          testing::random_problem(NumericProfile::Hardware, mx ? DataType::E4M3 : DataType::FP16,
+                                  DataType::FP16, mx, m, n, k, true, false, rng);
+      const Built row_major(p);
+      const std::vector<std::uint32_t> want = reference_of(row_major.ops, m * n);
+      DotOperands ops = row_major.ops;
+      for (std::size_t r = 0; r < m; ++r)
+        ops.a.row_offset[r] = r * width;
+      for (std::size_t col = 0; col < k; ++col)
+        ops.a.col_offset[col] = (col / width) * m * width + col % width;
+      const std::vector<std::uint8_t> a_bytes = lay_out(ops.a, p.a);
+      EXPECT_EQ(reference_of(ops, m * n), want);
+      expect_paths_agree(ops, m * n, "CELL A");
+    }
+  }
+}
+
 // CUBE_M32 A (32-row CELLs of 1024/(32*bits) columns, stacked along K) and
 // CUBE_N8 B (CELLs of 128/bits K rows x 8 columns, column-major inside,
 // K-fastest) for every widened element width: the panels gather CELL runs and
