@@ -262,12 +262,27 @@ def run(command: list[str], cwd: Path, timeout: float | None = None,
         output, _ = process.communicate(timeout=timeout)
         status = process.returncode
     except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        output, _ = process.communicate()
+        kill_session(process.pid)
+        try:
+            output, _ = process.communicate(timeout=10)
+        except subprocess.TimeoutExpired:  # a process outside the session holds the pipe
+            output = ""
         status = -1
     if log:
         log.write_text(output)
     return status, output, time.monotonic() - start
+
+
+def kill_session(session: int) -> None:
+    """Kills every process of the session (ctest may start its tests in
+    process groups of their own)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[3]) == session:
+                os.kill(int(stat.parent.name), signal.SIGKILL)
+        except (OSError, IndexError, ValueError):
+            continue  # ended meanwhile
 
 
 def source_commit() -> str:
@@ -422,12 +437,10 @@ class Scratch:
         the mutated unit's own label (built alone: `first_build`), then the
         vector replay, then the rest, each part with its quick tests before
         its slow ones. Only a mutant that no test kills runs the whole suite,
-        so the verdict is the one a whole run would give. A test that timed
-        out while nothing failed runs again alone with thirty times its
-        baseline duration (at least 180 s), so that a busy machine is not
-        mistaken for a hang."""
+        so the verdict is the one a whole run would give. Timeouts are
+        confirmed at once (confirm_timeouts), so a hang costs one limit, not
+        one per part."""
         slow = getattr(self, "slow", [])
-        timed_out: list[str] = []
         stages = []
         if label:
             stages += [("label", dict(label=label, skip=slow)),
@@ -451,17 +464,29 @@ class Scratch:
                     continue
                 failed, late = self.ctest(timeout * (5 if "names" in selection else 1),
                                           stop=True, **selection)
-            timed_out += late
             if failed:
-                return failed, timed_out, True
-        rerun = [t for t in timed_out if t not in ("ctest (whole run)", "vector-replay")]
-        failed = []
-        for name in rerun:  # alone, with thirty times its baseline duration
-            wall = max(180.0, 30 * getattr(self, "costs", {}).get(name, 0.0))
-            more_failed, late = self.ctest(3 * timeout, only=[name], wall=wall)
-            failed += more_failed
-            timed_out = [t for t in timed_out if t != name] + late
-        return failed, timed_out, True
+                return failed, late, True
+            if late:
+                failed, late = self.confirm_timeouts(timeout, late)
+                if failed or late:
+                    return failed, late, True
+        return [], [], True
+
+    def confirm_timeouts(self, timeout: float,
+                         timed_out: list[str]) -> tuple[list[str], list[str]]:
+        """Runs each timed-out test again alone, the quickest first, with
+        thirty times its baseline duration (at least 180 s); the first that
+        fails or times out again decides. A test that passes alone was slowed
+        by a busy machine, not by the mutant."""
+        costs = getattr(self, "costs", {})
+        for name in sorted(timed_out, key=lambda t: costs.get(t, 0.0)):
+            if name in ("ctest (whole run)", "vector-replay"):
+                return [], [name]
+            wall = max(180.0, 30 * costs.get(name, 0.0))
+            failed, late = self.ctest(3 * timeout, only=[name], wall=wall)
+            if failed or late:
+                return failed, late
+        return [], []
 
 
 def exact(names: list[str]) -> str:
