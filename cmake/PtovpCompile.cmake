@@ -19,3 +19,16 @@ function(ptovp_numeric_target target)
   ptovp_target_defaults(${target})
   target_compile_options(${target} PRIVATE -ffp-contract=off -fno-fast-math)
 endfunction()
+
+# Exports `folder` (a source folder named like its include prefix: modules/cube,
+# platform/engine) as the one include root of `target`, so that users write
+# `#include "cube/cube_unit.hpp"` and see no other library's headers unless
+# they link that library too. The root is a per-target folder in the build
+# tree holding a single symbolic link to the source folder.
+function(ptovp_export_folder target folder)
+  get_filename_component(name ${folder} NAME)
+  set(root ${PROJECT_BINARY_DIR}/include/${target})
+  file(MAKE_DIRECTORY ${root})
+  file(CREATE_LINK ${folder} ${root}/${name} SYMBOLIC)
+  target_include_directories(${target} PUBLIC ${root})
+endfunction()

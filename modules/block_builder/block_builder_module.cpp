@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "sc_common/block_name.hpp"
+#include "block_builder/block_name.hpp"
 
 namespace ptovp::block_builder {
 
@@ -60,6 +60,7 @@ arch::MaybeFault BlockBuilderModule::dispatch(Target target, const arch::BlockDe
   sc_common::BlockTransaction transaction;
   transaction.block = &block;
   transaction.tile_capacity = tile_capacity;
+  transaction.mnemonic = block_mnemonic(block);
   std::tie(transaction.operands_ready_at, transaction.operands_from) = local_sources_ready(block);
   transaction.dispatched_at = dispatched;
   transaction.ready_at = std::max(dispatched, transaction.operands_ready_at);
@@ -80,7 +81,7 @@ arch::MaybeFault BlockBuilderModule::dispatch(Target target, const arch::BlockDe
   if (!answered) SC_REPORT_FATAL(name(), "a unit did not answer a block transaction");
   if (transaction.stall) return on_stall_(*transaction.stall);
 
-  const std::string_view mnemonic = sc_common::block_mnemonic(block);
+  const std::string_view mnemonic = transaction.mnemonic;
   log_.busy(sc_common::Unit::Builder, issue, dispatched, mnemonic);
   if (sc_core::sc_report_handler::get_verbosity_level() >= sc_core::SC_HIGH) {
     const std::string message =

@@ -6,7 +6,6 @@
 
 #include "cube/cube_preflight.hpp"
 #include "fpatr/rows_transaction.hpp"
-#include "sc_common/block_name.hpp"
 #include "sc_common/fabric_access.hpp"
 
 namespace ptovp::cube {
@@ -84,7 +83,7 @@ void CubePeModule::compute(tlm::tlm_generic_payload& payload,
   free_at_ = end;
   log_.count_macs(sc_common::pe_unit(pe_), numeric::name(plan.a_type),
                   std::uint64_t{rows} * plan.n * plan.k);
-  log_.busy(sc_common::pe_unit(pe_), start, end, sc_common::block_mnemonic(block),
+  log_.busy(sc_common::pe_unit(pe_), start, end, transaction.mnemonic,
             log_.keeps_slices()
                 ? fmt::format("M={} K={} N={} A={} -> {}", rows, plan.k, plan.n,
                               numeric::name(plan.a_type),

@@ -5,7 +5,6 @@
 #include <string>
 
 #include "cube/matrix_function.hpp"
-#include "tlsu/block_schema.hpp"
 
 namespace ptovp::cube {
 

@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include "fpatr/rows_transaction.hpp"
-#include "sc_common/block_name.hpp"
 #include "sc_common/block_transaction.hpp"
 
 namespace ptovp::fpatr {
@@ -34,7 +33,7 @@ void FpatrModule::b_transport(int, tlm::tlm_generic_payload& payload, sc_core::s
   const sc_core::sc_time start = std::max(rows->ready, free_at_);
   free_at_ = start + timing_.cycles(cycles);
   transaction->done_at = std::max(transaction->done_at, free_at_);
-  log_.busy(sc_common::Unit::Fpatr, start, free_at_, sc_common::block_mnemonic(*transaction->block),
+  log_.busy(sc_common::Unit::Fpatr, start, free_at_, transaction->mnemonic,
             log_.keeps_slices() ? fmt::format("PE{} {}x{}", rows->pe, rows->rows, rows->columns)
                                 : std::string());
   if (backend_.failure() && !stopped_) {

@@ -23,7 +23,8 @@ FrontEndModule::FrontEndModule(const sc_core::sc_module_name& name, arch::ArchSt
 }
 
 void FrontEndModule::end_of_elaboration() {
-  sc_common::require_dmi(*this, memory_socket, ram_);
+  sc_common::require_dmi(*this, memory_socket,
+                         {ram_.base(), ram_.size(), ram_.direct(ram_.base(), ram_.size())});
 }
 
 void FrontEndModule::run() {

@@ -36,6 +36,9 @@ class BlockTransaction : public tlm::tlm_extension<BlockTransaction> {
   // Request.
   const arch::BlockDescriptor* block = nullptr;
   std::uint64_t tile_capacity = 0;
+  // "TLOAD", "TMATMULMX.BIAS": the builder names the block once for every
+  // unit's traces and logs (block_builder/block_name.hpp).
+  std::string_view mnemonic;
   // The block may not start before this absolute time: its dispatch by the
   // builder and the readiness of the Local tiles it reads (the scoreboard).
   sc_core::sc_time ready_at = sc_core::SC_ZERO_TIME;

@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-#include "sc_common/block_name.hpp"
 #include "sc_common/block_transaction.hpp"
 #include "sc_common/dmi_check.hpp"
 #include "sc_common/fabric_access.hpp"
@@ -28,7 +27,8 @@ TlsuModule::TlsuModule(const sc_core::sc_module_name& name, memory::Memory& ram,
 }
 
 void TlsuModule::end_of_elaboration() {
-  sc_common::require_dmi(*this, memory_socket, ram_);
+  sc_common::require_dmi(*this, memory_socket,
+                         {ram_.base(), ram_.size(), ram_.direct(ram_.base(), ram_.size())});
 }
 
 sc_core::sc_time TlsuModule::shared_access(unsigned id, bool update, const sc_core::sc_time& time) {
@@ -73,7 +73,7 @@ void TlsuModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
           std::max(transaction->done_at, shared_access(block.shared[i].shared_id, true, end));
     }
   }
-  const std::string_view mnemonic = sc_common::block_mnemonic(block);
+  const std::string_view mnemonic = transaction->mnemonic;
   log_.count_bytes(transfer_direction(block), bytes);
   log_.busy(sc_common::Unit::Tlsu, start, end, mnemonic,
             log_.keeps_slices() ? fmt::format("{} bytes", bytes) : std::string());

@@ -29,10 +29,10 @@
 #include "debug/gdb_server.hpp"
 #include "debug/instruction_trace.hpp"
 #include "debug/target.hpp"
-#include "functional/fault_report.hpp"
+#include "engine/fault_report.hpp"
+#include "engine/state_dump.hpp"
 #include "functional/functional_model.hpp"
 #include "functional/functional_statistics.hpp"
-#include "functional/state_dump.hpp"
 #include "isa/input_file.hpp"
 #include "isa/program_image.hpp"
 #include "systemc/report_log.hpp"
@@ -156,7 +156,7 @@ class InterruptScope {
 };
 
 // Runs the engine, under the GDB stub when --gdb asks for it.
-functional::RunResult run_engine(const RunOptions& options, debug::Target& engine, bool& killed) {
+engine::RunResult run_engine(const RunOptions& options, debug::Target& engine, bool& killed) {
   const InterruptScope interrupts(engine.front_end.control());
   const std::uint64_t limit = parse_unsigned(options.max_instructions, "--max-instructions");
   if (!options.gdb) return engine.run(limit);
@@ -164,7 +164,7 @@ functional::RunResult run_engine(const RunOptions& options, debug::Target& engin
   std::cerr << fmt::format("ptovp run: GDB stub listening on localhost:{}{}\n", server.port(),
                            options.gdb_wait ? ", waiting for a debugger" : "");
   std::cerr.flush();
-  functional::RunResult result = server.run(engine, limit, options.gdb_wait);
+  engine::RunResult result = server.run(engine, limit, options.gdb_wait);
   killed = server.killed();
   return result;
 }
@@ -174,7 +174,7 @@ functional::RunResult run_engine(const RunOptions& options, debug::Target& engin
 int execute(const RunOptions& options, const isa::ProgramImage& image,
             const std::function<arch::MaybeFault(const isa::ProgramImage&)>& load_image,
             debug::Target& engine, OutputSet& outputs,
-            const std::function<void(const functional::RunResult&, double)>& after_run) {
+            const std::function<void(const engine::RunResult&, double)>& after_run) {
   const auto load_all = [&] {
     if (auto failed = load_image(image))
       throw UsageError(fmt::format("{}: {}", options.image, failed->reason));
@@ -207,7 +207,7 @@ int execute(const RunOptions& options, const isa::ProgramImage& image,
 
   const auto begin = std::chrono::steady_clock::now();
   bool killed = false;
-  const functional::RunResult result = run_engine(options, engine, killed);
+  const engine::RunResult result = run_engine(options, engine, killed);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   if (trace) engine.front_end.control().detach(*trace);
@@ -232,7 +232,7 @@ int execute(const RunOptions& options, const isa::ProgramImage& image,
         result.instructions, engine.state.pc);
   } else if (result.halt->kind == frontend::HaltKind::Trap ||
              result.halt->kind == frontend::HaltKind::Stall) {
-    std::cerr << functional::format_fault_report(*result.halt);
+    std::cerr << engine::format_fault_report(*result.halt);
     status = kExitTrap;
   } else {
     status = result.halt->exit_code;
@@ -251,7 +251,7 @@ int execute(const RunOptions& options, const isa::ProgramImage& image,
     outputs.write(dump.path, std::string(bytes.begin(), bytes.end()));
   }
   if (!options.dump_state.empty())
-    outputs.write(options.dump_state, functional::state_dump(engine.view()).dump(1) + "\n");
+    outputs.write(options.dump_state, engine::state_dump(engine.view()).dump(1) + "\n");
   if (auto error = outputs.commit()) {
     std::cerr << "ptovp run: " << *error << "\n";
     return kExitUsage;
@@ -278,7 +278,7 @@ int run_functional(const RunOptions& options, const config::PlatformConfig& conf
       },
       [&](std::uint64_t limit) { return model.run(limit); },
       [&] {
-        return functional::StateView{model.state(), model.local_tiles(), model.shared_tiles(),
+        return engine::StateView{model.state(), model.local_tiles(), model.shared_tiles(),
                                      model.front_end().instructions()};
       },
       [&] {
@@ -292,7 +292,7 @@ int run_functional(const RunOptions& options, const config::PlatformConfig& conf
   return execute(
       options, image, [&](const isa::ProgramImage& program) { return model.load(program); }, engine,
       outputs,
-      [&](const functional::RunResult& result, double seconds) {
+      [&](const engine::RunResult& result, double seconds) {
         if (options.verbose) {
           std::cerr << fmt::format(
               "ptovp run: {} instructions in {:.6f} s ({:.1f} MIPS)\n", result.instructions,
@@ -348,7 +348,7 @@ int run_systemc(const RunOptions& options, const config::PlatformConfig& config,
   return execute(
       options, image, [&](const isa::ProgramImage& program) { return platform->load(program); },
       engine, outputs,
-      [&](const functional::RunResult& result, double seconds) {
+      [&](const engine::RunResult& result, double seconds) {
         const nlohmann::ordered_json statistics =
             systemc::run_statistics(*platform, result.instructions);
         if (!options.quiet) std::cerr << systemc::run_summary(statistics, seconds);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "config/json_file.hpp"
+#include "fpatr/fpatr_backend.hpp"
 
 namespace ptovp::config {
 

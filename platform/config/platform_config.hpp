@@ -1,5 +1,5 @@
 // The platform configuration both engines share (docs/platform.md lists every
-// key): the architecture and its open choices (functional::ModelConfig), the
+// key): the architecture and its open choices (engine::ModelConfig), the
 // CUBE knobs (cube::CubeConfig) and the SystemC platform's timing
 // (sc_common::TimingConfig). Keys are "group.name"; a JSON file may nest them
 // ({"tlsu": {"bytes_per_cycle": 32}}) or spell them flat. Every error names
@@ -13,13 +13,13 @@
 #include <nlohmann/json.hpp>
 
 #include "cube/cube_config.hpp"
-#include "functional/functional_model.hpp"
+#include "engine/model_config.hpp"
 #include "sc_common/timing_config.hpp"
 
 namespace ptovp::config {
 
 struct PlatformConfig {
-  functional::ModelConfig model;
+  engine::ModelConfig model;
   cube::CubeConfig cube;
   sc_common::TimingConfig timing;
 

@@ -20,7 +20,7 @@ namespace ptovp::conform {
 inline constexpr std::uint64_t kCaseInstructionLimit = 100000;
 
 struct CaseSetup {
-  functional::ModelConfig model;  // the reset state: zero memory, GPRs and tiles, EVBASE = 0
+  engine::ModelConfig model;  // the reset state: zero memory, GPRs and tiles, EVBASE = 0
   cube::CubeConfig cube;
   std::vector<std::uint8_t> image;  // loaded at 0, entry 0
   std::uint64_t halt_pc = 0;        // the appended EBREAK 0
@@ -59,7 +59,7 @@ CaseRun run_case_on(Engine& engine, const BlockCase& block_case, const CaseSetup
   engine.state().pc = 0;
 
   CaseRun run;
-  const functional::RunResult result = engine.run(kCaseInstructionLimit);
+  const engine::RunResult result = engine.run(kCaseInstructionLimit);
   run.halt = result.halt;
   run.instructions = result.instructions;
   for (std::size_t i = 0; i < block_case.expected_memory.size(); ++i) {

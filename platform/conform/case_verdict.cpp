@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "functional/fault_report.hpp"
+#include "engine/fault_report.hpp"
 #include "isa/decoder.hpp"
 #include "isa/instruction_text.hpp"
 
@@ -133,7 +133,7 @@ CaseVerdict judge_case(const BlockCase& block_case, const CaseSetup& setup, cons
   }
   if (!halt_ok && faulted) {
     // The whole report: the failing check and the block header.
-    const std::string report = functional::format_fault_report(*run.halt);
+    const std::string report = engine::format_fault_report(*run.halt);
     std::size_t begin = 0;
     while (begin < report.size()) {
       const std::size_t end = std::min(report.find('\n', begin), report.size());

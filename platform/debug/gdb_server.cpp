@@ -15,8 +15,8 @@
 #include <stdexcept>
 
 #include "debug/tile_text.hpp"
-#include "functional/block_text.hpp"
-#include "functional/fault_report.hpp"
+#include "engine/block_text.hpp"
+#include "engine/fault_report.hpp"
 
 namespace ptovp::debug {
 
@@ -145,7 +145,7 @@ bool overlaps(std::uint64_t a, std::uint64_t a_length, std::uint64_t b, std::uin
 }
 
 // A run that ended paused before the instruction at TPC.
-functional::RunResult paused(const arch::ArchState& state, frontend::PauseCause cause,
+engine::RunResult paused(const arch::ArchState& state, frontend::PauseCause cause,
                              std::uint64_t instructions) {
   frontend::Halt halt;
   halt.kind = HaltKind::Paused;
@@ -153,7 +153,7 @@ functional::RunResult paused(const arch::ArchState& state, frontend::PauseCause 
   halt.pc = state.pc;
   halt.block = state.block;
   halt.header = state.header;
-  functional::RunResult result;
+  engine::RunResult result;
   result.halt = std::move(halt);
   result.instructions = instructions;
   return result;
@@ -249,7 +249,7 @@ void GdbServer::end_session() {
   }
 }
 
-functional::RunResult GdbServer::run(Target& target, std::uint64_t max_instructions, bool wait) {
+engine::RunResult GdbServer::run(Target& target, std::uint64_t max_instructions, bool wait) {
   target_ = &target;
   if (pending_client_.load() >= 0)
     target.front_end.control().request_stop(frontend::PauseCause::Debugger);
@@ -283,7 +283,7 @@ functional::RunResult GdbServer::run(Target& target, std::uint64_t max_instructi
         case Resume::Detach:
           end_session();
           if (halted_) {
-            return functional::RunResult{halted_, executed, std::nullopt};
+            return engine::RunResult{halted_, executed, std::nullopt};
           }
           break;
         case Resume::Continue:
@@ -295,7 +295,7 @@ functional::RunResult GdbServer::run(Target& target, std::uint64_t max_instructi
                         ? fmt::format("W{:02x}", halted_->exit_code & 0xFF)
                         : fmt::format("X{:02x}", signal_of(*halted_)));
         end_session();
-        return functional::RunResult{halted_, executed, std::nullopt};
+        return engine::RunResult{halted_, executed, std::nullopt};
       }
     }
     std::uint64_t budget = 0;
@@ -304,7 +304,7 @@ functional::RunResult GdbServer::run(Target& target, std::uint64_t max_instructi
         halted_.reset();
         if (client_ >= 0) send_packet("X18");  // SIGXCPU: the instruction limit
         end_session();
-        return functional::RunResult{std::nullopt, executed, std::nullopt};
+        return engine::RunResult{std::nullopt, executed, std::nullopt};
       }
       budget = max_instructions - executed;
     }
@@ -313,24 +313,24 @@ functional::RunResult GdbServer::run(Target& target, std::uint64_t max_instructi
     watch_hit_.reset();
     poll_countdown_ = kPollInterval;
     refresh_watch_values();
-    const functional::RunResult part = target.run(budget);
+    const engine::RunResult part = target.run(budget);
     executed += part.instructions;
     if (!part.halt) {
       if (client_ < 0)
-        return functional::RunResult{std::nullopt, executed, std::nullopt};  // the limit
+        return engine::RunResult{std::nullopt, executed, std::nullopt};  // the limit
       continue;  // the limit check above ends the session
     }
     if (part.halt->kind != HaltKind::Paused) {
       if (client_ < 0) {
-        return functional::RunResult{part.halt, executed, std::nullopt};
+        return engine::RunResult{part.halt, executed, std::nullopt};
       }
       halted_ = part.halt;
       if (halted_->kind == HaltKind::Trap || halted_->kind == HaltKind::Stall)
-        send_console(functional::format_fault_report(*halted_));
+        send_console(engine::format_fault_report(*halted_));
       if (halted_->kind == HaltKind::Breakpoint || halted_->kind == HaltKind::HostExit) {
         send_packet(fmt::format("W{:02x}", halted_->exit_code & 0xFF));
         end_session();
-        return functional::RunResult{halted_, executed, std::nullopt};
+        return engine::RunResult{halted_, executed, std::nullopt};
       }
       last_stop_ = halt_reply(*halted_);
       send_packet(last_stop_);
@@ -340,7 +340,7 @@ functional::RunResult GdbServer::run(Target& target, std::uint64_t max_instructi
       case frontend::PauseCause::Interrupt:
         if (client_ >= 0) send_packet("X02");
         end_session();
-        return functional::RunResult{part.halt, executed, std::nullopt};
+        return engine::RunResult{part.halt, executed, std::nullopt};
       case frontend::PauseCause::Debugger:
         if (client_ < 0) {
           if (pending_client_.load() >= 0) begin_session();  // it asks '?' first
@@ -657,7 +657,7 @@ std::string GdbServer::monitor(const std::string& line) {
     return fmt::format("block: active, {} (BPC 0x{:x})\n",
                        state.block.body_active ? "in its body" : "in its header",
                        state.header.bpc) +
-           functional::describe_header(state.header);
+           engine::describe_header(state.header);
   }
   if (command == "tile") return tile_text(target_->view(), argument, pe_);
   if (command == "fabric") {

@@ -43,7 +43,7 @@ class GdbServer : public frontend::ExecutionObserver, public arch::AccessObserve
   // with a client attached whenever one connects; with `wait`, the first
   // instruction waits for one. Returns how the run ended, as run() would:
   // a halt, the limit, or Paused by a signal or by the client's kill.
-  functional::RunResult run(Target& target, std::uint64_t max_instructions, bool wait);
+  engine::RunResult run(Target& target, std::uint64_t max_instructions, bool wait);
   // The client killed the run.
   bool killed() const { return killed_; }
 

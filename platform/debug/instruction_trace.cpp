@@ -4,7 +4,7 @@
 
 #include <utility>
 
-#include "functional/block_text.hpp"
+#include "engine/block_text.hpp"
 #include "isa/instruction_text.hpp"
 #include "isa/operand_names.hpp"
 
@@ -100,8 +100,8 @@ std::string InstructionTrace::events(const frontend::Attempt& attempt) const {
   const auto add = [&text](const std::string& item) { text += (text.empty() ? "" : "; ") + item; };
   const frontend::Halt* halt = attempt.halt;
   if (!block_active_ && state_.block.active) {
-    add(fmt::format("block start {} {}", functional::name(state_.header.kind),
-                    functional::name(state_.header.transfer)));
+    add(fmt::format("block start {} {}", engine::name(state_.header.kind),
+                    engine::name(state_.header.transfer)));
   }
   if (block_active_ && !state_.block.active && halt == nullptr) add("block commit");
   if (halt == nullptr) return text;

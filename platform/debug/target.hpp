@@ -12,8 +12,8 @@
 #include "arch/access_observer.hpp"
 #include "arch/arch_state.hpp"
 #include "frontend/front_end.hpp"
-#include "functional/functional_model.hpp"
-#include "functional/state_dump.hpp"
+#include "engine/model_config.hpp"
+#include "engine/state_dump.hpp"
 
 namespace ptovp::debug {
 
@@ -21,8 +21,8 @@ struct Target {
   std::function<arch::MaybeFault(std::uint64_t, const std::vector<std::uint8_t>&)> load_bytes;
   std::function<arch::MaybeFault(std::uint64_t, std::uint8_t*, std::uint64_t)> read_bytes;
   // Runs at most N attempts (0 = no limit); a paused run resumes where it stopped.
-  std::function<functional::RunResult(std::uint64_t)> run;
-  std::function<functional::StateView()> view;
+  std::function<engine::RunResult(std::uint64_t)> run;
+  std::function<engine::StateView()> view;
   std::function<std::uint64_t()> cycle;  // the front end's clock cycle
   // Statistics so far, as text.
   std::function<std::string()> statistics;

@@ -35,7 +35,7 @@ std::string elements(const arch::TileInfo& info, const std::uint8_t* payload) {
   return text;
 }
 
-std::variant<NamedTile, std::string> find_shared(const functional::StateView& view,
+std::variant<NamedTile, std::string> find_shared(const engine::StateView& view,
                                                  std::string_view digits) {
   unsigned id = 0;
   const auto parsed = std::from_chars(digits.data(), digits.data() + digits.size(), id);
@@ -66,7 +66,7 @@ double element_value(const arch::TileInfo& info, const std::uint8_t* payload, st
   return numeric::to_double(value);
 }
 
-std::variant<NamedTile, std::string> find_tile(const functional::StateView& view,
+std::variant<NamedTile, std::string> find_tile(const engine::StateView& view,
                                                std::string_view name, unsigned pe) {
   if (name.size() > 1 && std::toupper(static_cast<unsigned char>(name[0])) == 'S')
     return find_shared(view, name.substr(1));
@@ -81,7 +81,7 @@ std::variant<NamedTile, std::string> find_tile(const functional::StateView& view
                    tile.info(), held ? tile.payload(pe) : nullptr};
 }
 
-std::string tile_text(const functional::StateView& view, std::string_view name, unsigned pe) {
+std::string tile_text(const engine::StateView& view, std::string_view name, unsigned pe) {
   const auto found = find_tile(view, name, pe);
   if (const auto* why = std::get_if<std::string>(&found)) return *why + "\n";
   const NamedTile& tile = std::get<NamedTile>(found);

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <variant>
 
-#include "functional/state_dump.hpp"
+#include "engine/state_dump.hpp"
 
 namespace ptovp::debug {
 
@@ -20,11 +20,11 @@ struct NamedTile {
 };
 
 // The tile `name` names, seen from PE `pe`, or why it names none.
-std::variant<NamedTile, std::string> find_tile(const functional::StateView& view,
+std::variant<NamedTile, std::string> find_tile(const engine::StateView& view,
                                                std::string_view name, unsigned pe);
 // Element (row, col) as a number (NaN and infinities as such).
 double element_value(const arch::TileInfo& info, const std::uint8_t* payload, std::uint32_t row,
                      std::uint32_t col);
-std::string tile_text(const functional::StateView& view, std::string_view name, unsigned pe);
+std::string tile_text(const engine::StateView& view, std::string_view name, unsigned pe);
 
 }  // namespace ptovp::debug

@@ -4,6 +4,7 @@
 
 #include "cube/block_executor.hpp"
 #include "cube/cube_preflight.hpp"
+#include "engine/image_loading.hpp"
 #include "frontend/stall_halt.hpp"
 
 namespace ptovp::functional {
@@ -16,12 +17,9 @@ cube::CubeConfig cube_config(numeric::NumericProfile profile) {
   return config;
 }
 
-// sp is R1 (ADR 0055 register names, docs/assembly.md).
-constexpr unsigned kStackPointer = 1;
-
 }  // namespace
 
-FunctionalModel::FunctionalModel(ModelConfig config, std::ostream& out, std::ostream& err)
+FunctionalModel::FunctionalModel(engine::ModelConfig config, std::ostream& out, std::ostream& err)
     : config_(config),
       state_(config.arch),
       memory_(config.memory_base, config.memory_size),
@@ -59,7 +57,7 @@ FunctionalModel::FunctionalModel(ModelConfig config, std::ostream& out, std::ost
               {}},
           config.block),
       front_end_(state_, memory_, builder_, out, err, config.front_end),
-      devices_(attach_machine_devices(config.machine, front_end_, out, err)) {
+      devices_(engine::attach_machine_devices(config.machine, front_end_, out, err)) {
   cube_.use_fpatr_backend(*fpatr_);
   builder_.set_trace_listener([this](std::uint64_t pc, bool end) { mark_region(pc, end); });
 }
@@ -79,55 +77,20 @@ void FunctionalModel::mark_region(std::uint64_t pc, bool end) {
   regions_.push_back(std::move(region));
 }
 
-std::unique_ptr<devices::LinxVirt> attach_machine_devices(Machine machine,
-                                                          frontend::FrontEnd& front_end,
-                                                          std::ostream& out, std::ostream& err) {
-  if (machine != Machine::LinxVirt) return nullptr;
-  auto devices = std::make_unique<devices::LinxVirt>(out, err);
-  front_end.attach_devices(&devices->map());
-  return devices;
-}
-
-void seed_boot_state(Machine machine, const isa::ProgramImage& image, arch::ArchState& state,
-                     const memory::Memory& memory) {
-  if (machine != Machine::LinxVirt) return;
-  std::optional<std::uint64_t> stack_symbol;
-  for (const isa::ImageSymbol& symbol : image.symbols) {
-    if (symbol.name == devices::kBootStackSymbol) stack_symbol = symbol.value;
-  }
-  const std::uint64_t sp = devices::boot_stack_pointer(stack_symbol, memory.base(), memory.size());
-  for (unsigned pe = 0; pe < arch::kPeCount; ++pe)
-    state.set_gpr(pe, kStackPointer, sp);
-}
-
 arch::MaybeFault FunctionalModel::load_bytes(std::uint64_t address,
                                              const std::vector<std::uint8_t>& bytes) {
   if (bytes.empty()) return std::nullopt;
   return memory_.write(address, bytes.data(), bytes.size());
 }
 
-arch::MaybeFault load_sections(
-    const isa::ProgramImage& image,
-    const std::function<arch::MaybeFault(std::uint64_t, const std::vector<std::uint8_t>&)>& write) {
-  for (const isa::ImageSection& section : image.sections) {
-    if (auto failed = write(section.address, section.bytes)) {
-      failed->reason =
-          fmt::format("section {} ({} bytes at 0x{:x}) does not fit memory: {}", section.name,
-                      section.bytes.size(), section.address, failed->reason);
-      return failed;
-    }
-  }
-  return std::nullopt;
-}
-
 arch::MaybeFault FunctionalModel::load(const isa::ProgramImage& image) {
-  if (auto failed = load_sections(image, [this](std::uint64_t address, const auto& bytes) {
+  if (auto failed = engine::load_sections(image, [this](std::uint64_t address, const auto& bytes) {
         return load_bytes(address, bytes);
       })) {
     return failed;
   }
   state_.pc = image.entry;
-  seed_boot_state(config_.machine, image, state_, memory_);
+  engine::seed_boot_state(config_.machine, image, state_, memory_);
   return std::nullopt;
 }
 
@@ -138,8 +101,12 @@ void FunctionalModel::reset() {
   memory_.clear();
 }
 
-RunResult FunctionalModel::run(std::uint64_t max_instructions) {
-  RunResult result;
+engine::StateView FunctionalModel::state_view() const {
+  return {state_, local_, shared_, front_end_.instructions()};
+}
+
+engine::RunResult FunctionalModel::run(std::uint64_t max_instructions) {
+  engine::RunResult result;
   const std::uint64_t start = front_end_.instructions();
   while (max_instructions == 0 || front_end_.instructions() - start < max_instructions) {
     try {

@@ -19,6 +19,8 @@
 #include "block_builder/block_builder.hpp"
 #include "cube/cube_unit.hpp"
 #include "devices/linx_virt.hpp"
+#include "engine/model_config.hpp"
+#include "engine/state_dump.hpp"
 #include "fabric/fabric.hpp"
 #include "fpatr/fpatr_backend.hpp"
 #include "frontend/front_end.hpp"
@@ -28,43 +30,6 @@
 #include "tlsu/tlsu.hpp"
 
 namespace ptovp::functional {
-
-// The device map around the PTO machine: none, or the devices of LinxISA's
-// QEMU `virt` machine (docs/toolchain.md, "Devices").
-enum class Machine : std::uint8_t { Bare, LinxVirt };
-
-struct ModelConfig {
-  // The CUBE unit starts with this profile and the other knobs at their
-  // defaults; cube().set_config() replaces all of them.
-  numeric::NumericProfile profile = numeric::NumericProfile::Hardware;
-  std::uint64_t memory_base = 0;
-  std::uint64_t memory_size = memory::kDefaultSize;
-  arch::ArchConfig arch;
-  arch::TileNaming tile_naming = arch::TileNaming::Asl;
-  arch::CapacityConfig capacity;    // Local/Shared pools (0.58.5) or one aggregate
-  block_builder::BlockRules block;  // block.body_entry, block.implicit_end
-  frontend::FrontEndOptions front_end;
-  Machine machine = Machine::Bare;
-  fpatr::BackendKind fpatr_backend = fpatr::BackendKind::Cpp;  // fpatr.backend
-};
-
-// The machine's devices, attached to the front end (nullptr for Bare).
-std::unique_ptr<devices::LinxVirt> attach_machine_devices(Machine machine,
-                                                          frontend::FrontEnd& front_end,
-                                                          std::ostream& out, std::ostream& err);
-// After loading: LinxVirt seeds sp on every PE as QEMU does.
-void seed_boot_state(Machine machine, const isa::ProgramImage& image, arch::ArchState& state,
-                     const memory::Memory& memory);
-
-struct RunResult {
-  // Absent when the instruction limit stopped the run. A Stall halt is an
-  // unready Shared source: no other agent can make it ready, so the run stops
-  // with TPC on the block stop and nothing changed.
-  std::optional<frontend::Halt> halt;
-  std::uint64_t instructions = 0;
-  // The B.FPATR backend stopped the run (checked: its first difference).
-  std::optional<std::string> fpatr_failure;
-};
 
 // What the units did: MACs by the A operand's type and GM bytes by direction
 // (loaded, stored, moved), counted per block as the SystemC platform counts
@@ -85,22 +50,16 @@ struct InstructionRegion {
   ActivityCounts end;
 };
 
-// Writes every section of `image` through `write`; the fault names the first
-// section that does not fit. Both engines load images with it.
-arch::MaybeFault load_sections(
-    const isa::ProgramImage& image,
-    const std::function<arch::MaybeFault(std::uint64_t, const std::vector<std::uint8_t>&)>& write);
-
 class FunctionalModel {
  public:
   // Throws std::invalid_argument for an impossible memory window or a
   // B.FPATR backend this build does not have.
-  explicit FunctionalModel(ModelConfig config = {}, std::ostream& out = std::cout,
+  explicit FunctionalModel(engine::ModelConfig config = {}, std::ostream& out = std::cout,
                            std::ostream& err = std::cerr);
   FunctionalModel(const FunctionalModel&) = delete;
   FunctionalModel& operator=(const FunctionalModel&) = delete;
 
-  const ModelConfig& config() const { return config_; }
+  const engine::ModelConfig& config() const { return config_; }
 
   // Copies every section into memory and sets TPC to the entry point; the
   // fault names the first section that does not fit.
@@ -111,7 +70,8 @@ class FunctionalModel {
   void reset();
 
   // Runs until a halt or until `max_instructions` attempts (0 = no limit).
-  RunResult run(std::uint64_t max_instructions);
+  engine::RunResult run(std::uint64_t max_instructions);
+  engine::StateView state_view() const;
 
   arch::ArchState& state() { return state_; }
   const arch::ArchState& state() const { return state_; }
@@ -136,7 +96,7 @@ class FunctionalModel {
   // A B.HINT TRACE at `pc` began (end = false) or ended a region.
   void mark_region(std::uint64_t pc, bool end);
 
-  ModelConfig config_;
+  engine::ModelConfig config_;
   arch::ArchState state_;
   memory::Memory memory_;
   arch::LocalTileFile local_;

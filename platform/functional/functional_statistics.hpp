@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -12,13 +11,6 @@
 #include "functional/functional_model.hpp"
 
 namespace ptovp::functional {
-
-// Each count of `after` less the same count of `before`, the zero ones left
-// out (a region's counts from the counts at its marks).
-nlohmann::ordered_json count_difference(const std::map<std::string, std::uint64_t>& after,
-                                        const std::map<std::string, std::uint64_t>& before);
-// "S8 76800, U8 512" (or "none"): counts as a summary line lists them.
-std::string count_listing(const nlohmann::ordered_json& counts);
 
 // engine, instructions, MACs by type, bytes by direction and, when a region
 // closed, "regions": begin_pc, end_pc, begin_instruction, instructions, and

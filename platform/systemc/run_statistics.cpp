@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "engine/run_counts.hpp"
 #include "frontend/instruction_plan.hpp"
-#include "functional/functional_statistics.hpp"
 #include "isa/catalog.hpp"
 #include "numeric/data_type.hpp"
 
@@ -145,14 +145,13 @@ json region_statistics(const sc_common::ActivityLog& log, std::uint64_t period) 
       utilisation[std::string(sc_common::unit_name(static_cast<sc_common::Unit>(i)))] =
           cycles ? static_cast<double>(busy) / static_cast<double>(cycles) : 0.0;
     }
-    regions.push_back(
-        {{"begin_pc", region.begin_pc},
-         {"end_pc", region.end_pc},
-         {"begin_cycle", sc_common::picoseconds(region.begin.time) / period},
-         {"cycles", cycles},
-         {"macs", functional::count_difference(region.end.macs, region.begin.macs)},
-         {"bytes", functional::count_difference(region.end.bytes, region.begin.bytes)},
-         {"utilisation", utilisation}});
+    regions.push_back({{"begin_pc", region.begin_pc},
+                       {"end_pc", region.end_pc},
+                       {"begin_cycle", sc_common::picoseconds(region.begin.time) / period},
+                       {"cycles", cycles},
+                       {"macs", engine::count_difference(region.end.macs, region.begin.macs)},
+                       {"bytes", engine::count_difference(region.end.bytes, region.begin.bytes)},
+                       {"utilisation", utilisation}});
   }
   return regions;
 }
@@ -271,9 +270,8 @@ std::string run_summary(const json& statistics, double host_seconds) {
       regions += fmt::format(
           "  region        0x{:x}..0x{:x}: {} cycles, MACs {}, bytes {}\n               {}\n",
           region["begin_pc"].get<std::uint64_t>(), region["end_pc"].get<std::uint64_t>(),
-          region["cycles"].get<std::uint64_t>(), functional::count_listing(region["macs"]),
-          functional::count_listing(region["bytes"]),
-          busy.empty() ? "  no unit busy" : busy.substr(2));
+          region["cycles"].get<std::uint64_t>(), engine::count_listing(region["macs"]),
+          engine::count_listing(region["bytes"]), busy.empty() ? "  no unit busy" : busy.substr(2));
     }
   }
   return fmt::format(
@@ -291,14 +289,13 @@ std::string run_summary(const json& statistics, double host_seconds) {
              cycles, static_cast<double>(cycles * period) / 1e6, 1e6 / static_cast<double>(period),
              instructions,
              cycles ? static_cast<double>(instructions) / static_cast<double>(cycles) : 0.0,
-             functional::count_listing(classes), functional::count_listing(statistics["blocks"]),
+             engine::count_listing(classes), engine::count_listing(statistics["blocks"]),
              statistics["blocks_total"].get<std::uint64_t>(), utilisation, peak_run, peak_busy,
              tlsu["bytes_per_cycle"].get<double>(),
              tlsu["configured_bytes_per_cycle"].get<std::uint64_t>(),
              100.0 * tlsu["bandwidth_utilisation"].get<double>(), stalls.empty() ? "none" : stalls,
-             functional::count_listing(statistics["bytes"]),
-             functional::count_listing(statistics["macs"]), host_seconds,
-             static_cast<double>(instructions) * speed / 1e6,
+             engine::count_listing(statistics["bytes"]), engine::count_listing(statistics["macs"]),
+             host_seconds, static_cast<double>(instructions) * speed / 1e6,
              static_cast<double>(cycles) * speed / 1e6,
              statistics["systemc"]["activations_total"].get<std::uint64_t>(),
              statistics["systemc"]["activations_per_block"].get<double>()) +

@@ -4,7 +4,7 @@
 #include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "frontend/stall_halt.hpp"
-#include "functional/functional_model.hpp"
+#include "engine/image_loading.hpp"
 
 namespace ptovp::systemc {
 
@@ -46,7 +46,7 @@ SystemCPlatform::SystemCPlatform(const sc_core::sc_module_name& name,
       fpatr_backend_(fpatr::make_backend(config_.model.fpatr_backend)),
       fpatr_("fpatr", *fpatr_backend_, config_.timing, log_) {
   devices_ =
-      functional::attach_machine_devices(config_.model.machine, front_end_.semantics(), out, err);
+      engine::attach_machine_devices(config_.model.machine, front_end_.semantics(), out, err);
   tlm::tlm_global_quantum::instance().set(config_.timing.quantum());
   builder_.set_issue_clock([this] { return front_end_.current_time(); });
   builder_.semantics().set_trace_listener(
@@ -94,22 +94,22 @@ arch::MaybeFault SystemCPlatform::read_bytes(std::uint64_t address, std::uint8_t
 
 arch::MaybeFault SystemCPlatform::load(const isa::ProgramImage& image) {
   if (auto failed =
-          functional::load_sections(image, [this](std::uint64_t address, const auto& bytes) {
+          engine::load_sections(image, [this](std::uint64_t address, const auto& bytes) {
             return load_bytes(address, bytes);
           })) {
     return failed;
   }
   state_.pc = image.entry;
-  functional::seed_boot_state(config_.model.machine, image, state_, memory_.storage());
+  engine::seed_boot_state(config_.model.machine, image, state_, memory_.storage());
   return std::nullopt;
 }
 
-functional::RunResult SystemCPlatform::run(std::uint64_t max_instructions) {
+engine::RunResult SystemCPlatform::run(std::uint64_t max_instructions) {
   elaborate();
   const std::uint64_t first = front_end_.instructions();
   front_end_.start(max_instructions);
   sc_core::sc_start();
-  functional::RunResult result;
+  engine::RunResult result;
   result.halt = front_end_.halt();
   result.instructions = front_end_.instructions() - first;
   result.fpatr_failure = fpatr_.backend().failure();
@@ -124,7 +124,7 @@ void SystemCPlatform::reset(const cube::CubeConfig& cube) {
   cube_.set_config(cube);
 }
 
-functional::StateView SystemCPlatform::state_view() const {
+engine::StateView SystemCPlatform::state_view() const {
   return {state_, local_, fabric_.tiles(), front_end_.instructions()};
 }
 

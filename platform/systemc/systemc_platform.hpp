@@ -25,7 +25,8 @@
 #include "fabric/fabric_module.hpp"
 #include "fpatr/fpatr_module.hpp"
 #include "frontend/front_end_module.hpp"
-#include "functional/state_dump.hpp"
+#include "engine/model_config.hpp"
+#include "engine/state_dump.hpp"
 #include "isa/program_image.hpp"
 #include "memory/memory_module.hpp"
 #include "sc_common/activity_log.hpp"
@@ -50,12 +51,12 @@ class SystemCPlatform : public sc_core::sc_module {
   // Runs the simulation until a halt, the instruction limit (0 = none), a
   // B.FPATR backend failure and the last unit's completion. Simulated time
   // and statistics carry on from one run to the next.
-  functional::RunResult run(std::uint64_t max_instructions);
+  engine::RunResult run(std::uint64_t max_instructions);
   // The reset state (architecture, tiles, memory) with `cube` as the CUBE
   // knobs, for another run in the same process.
   void reset(const cube::CubeConfig& cube);
 
-  functional::StateView state_view() const;
+  engine::StateView state_view() const;
   arch::ArchState& state() { return state_; }
   // The RAM, for reading results without simulated time.
   const memory::Memory& memory() const { return memory_.storage(); }

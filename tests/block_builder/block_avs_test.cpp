@@ -118,7 +118,7 @@ TEST_F(BlockAvsTest, CompressedAndLongStopsRunTheTileCommit) {
   for (const char* stop : {"  C.BSTOP\n", "  L.BSTOP\n"}) {
     model.state().reset();
     model.local_tiles().reset();
-    const functional::RunResult result = run(kLoadBlock + stop + std::string(kHalt));
+    const engine::RunResult result = run(kLoadBlock + stop + std::string(kHalt));
     ASSERT_TRUE(result.halt);
     EXPECT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint) << stop;
     EXPECT_EQ(allocated_local_tiles(), 1u) << stop;
@@ -302,7 +302,7 @@ TEST_F(BlockAvsTest, OmittedDatrPadsNullExplicitZeroPadsZero) {
 // PTO-AVS-BLOCK-B-DATR-OMITTED-TYPE-001: without B.DATR a TLOAD keeps its
 // BSTART type (U64 here) for the loaded tile.
 TEST_F(BlockAvsTest, OmittedDatrInheritsTheStartType) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  hl.liu 0x1000, ->s0\n  addi zero, 16, ->s1\n  BSTART.TLOAD U64\n"
           "  B.DIM zero, 2, ->LB0\n  B.DIM zero, 2, ->LB1\n  B.IOR [s0, s1]\n"
           "  B.IOT mask=1000, last, ->T<1>\n  BSTOP\n" +
@@ -454,7 +454,7 @@ TEST_F(BlockAvsTest, CatrDuplicateAndPlacement) {
 // PTO-AVS-BLOCK-B-CATR-DR-ENGINE-001: DR is accepted by a TLSU (TileMemory)
 // block and rejected at commit in a CUBE block, before any effect.
 TEST_F(BlockAvsTest, CatrDimensionReductionByEngine) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run(kLoadBlock + "  B.CATR dr\n  BSTOP\n" + std::string(kHalt));
   ASSERT_TRUE(result.halt);
   EXPECT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint);
@@ -550,7 +550,7 @@ TEST_F(BlockAvsTest, BindingPlacement) {
 // TLOAD; a shape that does not fit its SizeCode faults before allocation.
 TEST_F(BlockAvsTest, TileBindingConsumer) {
   const std::string start = "  BSTART.TLOAD U8\n  B.DIM zero, 1, ->LB1\n";
-  const functional::RunResult result =
+  const engine::RunResult result =
       run(start + "  B.DIM zero, 256, ->LB0\n  B.IOT mask=1000, last, ->T<10>\n  BSTOP\n" +
           std::string(kHalt));
   ASSERT_TRUE(result.halt);
@@ -573,7 +573,7 @@ TEST_F(BlockAvsTest, TileSourcePersists) {
   ASSERT_EQ(model.run(8).halt, std::nullopt);
   const StateSnapshot loaded = snapshot(model);
   ASSERT_EQ(allocated_local_tiles(), 1u);
-  const functional::RunResult result = model.run(100);
+  const engine::RunResult result = model.run(100);
   ASSERT_TRUE(result.halt);
   ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint);
   EXPECT_TRUE(snapshot(model) == loaded);  // the store wrote back the same bytes
@@ -626,7 +626,7 @@ TEST_F(BlockAvsTest, SharedBindingPeModes) {
   EXPECT_EQ(header().shared_count, 1u);
   model.state().reset();
   load("  B.IOS S3, mask=0000\n" + std::string(kHalt));
-  const functional::RunResult result = model.run(10);
+  const engine::RunResult result = model.run(10);
   ASSERT_TRUE(result.halt);
   EXPECT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint);
 }
@@ -657,7 +657,7 @@ TEST_F(BlockAvsTest, SharedCapacityPool) {
   for (const char* mask : {"1000", "1100", "1110", "1111"}) {
     model.state().reset();
     model.shared_tiles().reset();
-    const functional::RunResult result =
+    const engine::RunResult result =
         run(shared_load(1, 11, mask) + shared_load(2, 11, mask) + std::string(kHalt));
     ASSERT_TRUE(result.halt);
     EXPECT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint) << result.halt->fault.describe();
@@ -687,7 +687,7 @@ TEST_F(BlockAvsTest, SharedCapacityAggregateOption) {
   const std::string block =
       "  BSTART.TLOAD U32\n  B.DIM zero, 8, ->LB0\n  B.DIM zero, 4, ->LB1\n"
       "  B.DIM zero, 8, ->LB2\n";
-  const functional::RunResult two =
+  const engine::RunResult two =
       run(block + "  B.IOS mask=1100, ->S2<11>\n  BSTOP\n" + std::string(kHalt));
   ASSERT_TRUE(two.halt);
   EXPECT_EQ(two.halt->kind, frontend::HaltKind::Breakpoint);
@@ -706,7 +706,7 @@ TEST_F(BlockAvsTest, SharedBindingConsumer) {
   const std::string block =
       "  BSTART.TLOAD U32\n  B.DIM zero, 8, ->LB0\n  B.DIM zero, 8, ->LB1\n  B.DIM zero, 8, "
       "->LB2\n";
-  const functional::RunResult result =
+  const engine::RunResult result =
       run(block + "  B.IOS mask=1000, ->S9<12>\n  BSTOP\n" + std::string(kHalt));
   ASSERT_TRUE(result.halt);
   ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint) << result.halt->fault.describe();
@@ -744,7 +744,7 @@ TEST_F(BlockAvsTest, ScalarBindingDefaultsAndOrder) {
   for (unsigned i = 0; i < 64; ++i)
     ASSERT_FALSE(
         model.memory().write(0x1000 + 4 * i, reinterpret_cast<const std::uint8_t*>(&i), 4));
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  BSTART.SYS FALL\n  ssrget 0x26, ->a0\n  BSTOP\n"
           "  slli a0, 6, ->a0\n  hl.addi a0, 0x1000, ->s0\n  addi zero, 16, ->s1\n"
           "  BSTART.TLOAD U32\n  B.DIM zero, 4, ->LB0\n  B.DIM zero, 4, ->LB1\n"
@@ -832,7 +832,7 @@ TEST_F(BlockAvsTest, AllocationLifetimeAndCommitAtTheNextStart) {
   ASSERT_EQ(model.run(3).halt, std::nullopt);  // two scalars and the next BSTART
   EXPECT_EQ(allocated_local_tiles(), 1u);
   EXPECT_TRUE(model.local_tiles().at(0).allocated());
-  const functional::RunResult rest = model.run(20);
+  const engine::RunResult rest = model.run(20);
   ASSERT_TRUE(rest.halt);
   EXPECT_EQ(rest.halt->kind, frontend::HaltKind::Breakpoint);
   EXPECT_TRUE(model.local_tiles().at(1).allocated());

@@ -44,7 +44,7 @@ TEST_F(BlockBuilderTest, StartInitialisesBargAndStopClears) {
   EXPECT_EQ(model.state().pc, 8u);
   EXPECT_TRUE(model.state().block.active);
   EXPECT_TRUE(model.state().header.hint.present);
-  const functional::RunResult rest = model.run(10);
+  const engine::RunResult rest = model.run(10);
   ASSERT_TRUE(rest.halt);
   EXPECT_EQ(rest.halt->kind, frontend::HaltKind::Breakpoint);
 }
@@ -118,7 +118,7 @@ TEST_F(BlockBuilderTest, FpatrFieldCombinationsAtTheirEdges) {
     SCOPED_TRACE(c.fields);
     model.state().reset();
     load("  BSTART.TMATMUL FP16\n  B.FPATR None, None, " + std::string(c.fields) + ", 0, 0, 0\n");
-    const functional::RunResult result = model.run(2);
+    const engine::RunResult result = model.run(2);
     if (c.legal) {
       EXPECT_FALSE(result.halt) << result.halt->fault.describe();
       EXPECT_TRUE(model.state().header.fpatr.valid);
@@ -139,7 +139,7 @@ TEST_F(BlockBuilderTest, ZeroMaskBindersMayPrecedeFpatr) {
   load(
       "  BSTART.TMATMUL FP16\n  B.IOT T0, T1, mask=0000, last, ->M<4>\n"
       "  B.IOS S1, mask=0000\n  B.FPATR None, None, 0, 0, 0, 0, 0, 0, 0, 0\n");
-  const functional::RunResult result = model.run(4);
+  const engine::RunResult result = model.run(4);
   EXPECT_FALSE(result.halt);
   EXPECT_TRUE(model.state().header.fpatr.valid);
   EXPECT_TRUE(model.state().header.zero_participation_seen);
@@ -158,7 +158,7 @@ TEST_F(BlockBuilderTest, TileBindingRules) {
   EXPECT_EQ(halt.header.tile_count, 1u);
   model.state().reset();
   // PEMode 000 is a strict no-op even with no block.
-  const functional::RunResult result = run("  B.IOT T0, mask=0000, last\n" + std::string(kHalt));
+  const engine::RunResult result = run("  B.IOT T0, mask=0000, last\n" + std::string(kHalt));
   ASSERT_TRUE(result.halt);
   EXPECT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint);
 }
@@ -219,7 +219,7 @@ TEST_F(BlockBuilderTest, CatrTrapIsPostCommit) {
 
 // block/execution BSTART.TMOV zero mask: an all-zero-mask block completes as a no-op.
 TEST_F(BlockBuilderTest, ZeroMaskBlockIsNoOp) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  BSTART.TLOAD U32\n  B.IOT mask=0000, last, ->T<2>\n  BSTOP\n" + std::string(kHalt));
   ASSERT_TRUE(result.halt);
   EXPECT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint);
@@ -268,7 +268,7 @@ TEST_F(BlockBuilderTest, HeaderAfterBodyRejected) {
 
 // §5.5 option: with BodyEntry::Never the ASL literal accepts the command.
 TEST(BlockBuilderOption, BodyNeverEnteredAcceptsLateHeader) {
-  functional::ModelConfig config;
+  engine::ModelConfig config;
   config.block.body_entry = block_builder::BodyEntry::Never;
   std::ostringstream out;
   functional::FunctionalModel model(config, out, out);
@@ -312,11 +312,11 @@ struct ImplicitEndRun {
     const isa::AssemblyResult assembled = isa::Assembler().assemble_text("t.s", source);
     EXPECT_TRUE(assembled.ok());
     EXPECT_FALSE(model.load(assembled.image));
-    const functional::RunResult result = model.run(1000);
+    const engine::RunResult result = model.run(1000);
     EXPECT_TRUE(result.halt && result.halt->kind == frontend::HaltKind::Breakpoint);
   }
-  static functional::ModelConfig config(block_builder::ImplicitEnd implicit_end) {
-    functional::ModelConfig config;
+  static engine::ModelConfig config(block_builder::ImplicitEnd implicit_end) {
+    engine::ModelConfig config;
     config.block.implicit_end = implicit_end;
     return config;
   }
@@ -334,7 +334,7 @@ TEST(BlockBuilderOption, ImplicitEndTakesTheSelectedTransfer) {
   const ImplicitEndRun call(block_builder::ImplicitEnd::Transfer, kImplicitEndCall);
   EXPECT_EQ(call.a1(), 106u);                    // the callee ran and returned to `back`
   EXPECT_EQ(call.model.state().gpr(0, 10), 8u);  // ra = back
-  EXPECT_EQ(functional::ModelConfig{}.block.implicit_end, block_builder::ImplicitEnd::Transfer);
+  EXPECT_EQ(engine::ModelConfig{}.block.implicit_end, block_builder::ImplicitEnd::Transfer);
 }
 
 // ImplicitEnd::Sequential (ExecuteDecodedBundleStart as written): the BSTART

@@ -44,7 +44,7 @@ class FpatrHeader : public ProgramTest {
   arch::FpAttributes latch(std::uint32_t w) {
     model.state().reset();
     load(kMatrixStart + word(w));
-    const functional::RunResult result = model.run(2);
+    const engine::RunResult result = model.run(2);
     EXPECT_FALSE(result.halt) << result.halt->fault.describe();
     EXPECT_EQ(model.state().pc, 8u);
     return model.state().header.fpatr;
@@ -190,7 +190,7 @@ TEST_F(FpatrHeader, block_state_b_fpatr_reset_clear_001) {
   // ...and the block's completion (a zero-mask no-op commit) clears it.
   model.state().reset();
   load(kMatrixStart + word(all) + "  B.IOT T1, mask=0000, last\n  BSTOP\n");
-  const functional::RunResult done = model.run(4);
+  const engine::RunResult done = model.run(4);
   EXPECT_FALSE(done.halt) << done.halt->fault.describe();
   EXPECT_FALSE(model.state().block.active);
   EXPECT_FALSE(model.state().header.fpatr.valid);

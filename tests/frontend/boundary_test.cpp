@@ -24,7 +24,7 @@ constexpr std::uint16_t kEbargTpc = 0xF43;
 // Every register compare against itself and against its neighbours, signed
 // and unsigned, on a negative value (SrcRType 3: no modifier).
 TEST_F(BoundaryTest, RegisterComparesWithEqualOperands) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  hl.lis -7, ->a0\n"
           "  hl.lis -6, ->a1\n"
           "  cmp.eq a0, a0, ->s0\n"    // 1
@@ -51,7 +51,7 @@ TEST_F(BoundaryTest, RegisterComparesWithEqualOperands) {
 // CMP.*I take simm12 (-2048..2047) and CMP.LTUI/GEUI uimm12 (0..4095): each
 // compare at both ends of the field with the register equal to the immediate.
 TEST_F(BoundaryTest, ImmediateComparesAtBothEndsOfTheirFields) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  hl.lis 2047, ->a0\n"
           "  hl.lis -2048, ->a1\n"
           "  hl.liu 4095, ->a2\n"
@@ -79,7 +79,7 @@ TEST_F(BoundaryTest, ImmediateComparesAtBothEndsOfTheirFields) {
 // Signed immediates at the top and bottom of simm12 and simm5, unsigned ones
 // at the top of uimm12, each through an ALU form that shows every bit.
 TEST_F(BoundaryTest, AluImmediatesAtBothEndsOfTheirFields) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  hl.lis -1, ->a0\n"
           "  andi a0, 2047, ->s0\n"   // 0x7ff
           "  andi a0, -2048, ->s1\n"  // ...f800
@@ -187,7 +187,7 @@ TEST_F(BoundaryTest, HostServiceResultsAtTheirEdges) {
     return setup + "  BSTART.SYS FALL\n  acrc 1\n  BSTOP\n  c.movr a0, ->" + save + "\n";
   };
   const std::string args = "  hl.liu msg, ->a1\n  addi zero, 3, ->a2\n  addi zero, 64, ->x1\n";
-  const functional::RunResult result = run(
+  const engine::RunResult result = run(
       call(args + "  addi zero, 2, ->a0\n", "s0") + call(args + "  addi zero, 0, ->a0\n", "s1") +
       call(args + "  addi zero, 3, ->a0\n", "s2") +
       call(args + "  addi zero, 1, ->a0\n  addi zero, 0, ->a2\n", "s3") +

@@ -41,12 +41,12 @@ void BM_ScalarLoopFunctional(benchmark::State& state) {
   const std::uint64_t iterations = symbol(image, "ITERATIONS");
   const std::uint64_t checksum = symbol(image, "CHECKSUM");
   std::ostringstream out;
-  functional::FunctionalModel model(functional::ModelConfig{}, out, out);
+  functional::FunctionalModel model(engine::ModelConfig{}, out, out);
   std::uint64_t instructions = 0;
   for (auto _ : state) {
     model.state().reset();
     if (model.load(image)) state.SkipWithError("load failed");
-    const functional::RunResult result = model.run(0);
+    const engine::RunResult result = model.run(0);
     instructions += result.instructions;
     if (!result.halt || result.halt->kind != frontend::HaltKind::Breakpoint ||
         result.halt->exit_code != 0) {

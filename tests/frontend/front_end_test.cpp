@@ -15,7 +15,7 @@ using FrontEndTest = ProgramTest;
 constexpr unsigned kA0 = 2, kA1 = 3, kA2 = 4, kA3 = 5, kA4 = 6, kA5 = 7;
 
 TEST_F(FrontEndTest, ImmediatesAndAlu) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  hl.lis -5, ->a0\n"    // a0 = -5
           "  lui 0x12345, ->a1\n"  // a1 = 0x12345000
           "  hl.liu 0xdeadbeef, ->a2\n"
@@ -52,7 +52,7 @@ TEST_F(FrontEndTest, ImmediatesAndAlu) {
 }
 
 TEST_F(FrontEndTest, CompareSelectQueuesAndJumps) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  hl.lis -1, ->a0\n"
           "  addi zero, 4, ->a1\n"
           "  cmp.ltu a1, a0, ->a2\n"       // 4 <u 0xff..ff: 1
@@ -80,7 +80,7 @@ TEST_F(FrontEndTest, CompareSelectQueuesAndJumps) {
 }
 
 TEST_F(FrontEndTest, LoadsAndStoresScaleAndExtend) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  hl.liu 0x1000, ->s0\n"
           "  hl.lis -2, ->a0\n"
           "  sdi a0, [s0, 8]\n"       // 8-byte store at 0x1008 (byte offset, field 1)
@@ -105,7 +105,7 @@ TEST_F(FrontEndTest, LoadsAndStoresScaleAndExtend) {
 
 // Per-PE addressing through THREAD_ID: each PE stores to its own slot.
 TEST_F(FrontEndTest, ThreadIdGivesPerPeAddresses) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  BSTART.SYS FALL\n  ssrget 0x26, ->a0\n  ssrget 0x27, ->a1\n  BSTOP\n"
           "  hl.liu 0x2000, ->s0\n  addi a0, 0x40, ->a2\n  sd a2, [s0, a0<<3]\n" +
           std::string(kHalt));
@@ -150,7 +150,7 @@ TEST_F(FrontEndTest, MisalignedLoadFaultsWithoutEffect) {
 }
 
 TEST_F(FrontEndTest, BreakpointExitCodeAndAssert) {
-  functional::RunResult result = run("  BSTART.SYS FALL\n  ebreak 7\n");
+  engine::RunResult result = run("  BSTART.SYS FALL\n  ebreak 7\n");
   ASSERT_TRUE(result.halt);
   EXPECT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint);
   EXPECT_EQ(result.halt->exit_code, 7);
@@ -163,7 +163,7 @@ TEST_F(FrontEndTest, BreakpointExitCodeAndAssert) {
 // EVBASE vectoring and ACRE: the handler fixes the stride register, returns,
 // and the retried BSTOP re-runs the whole TLOAD commit.
 TEST_F(FrontEndTest, EvbaseVectorsAndAcreRetries) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  hl.liu handler, ->a0\n"
           "  BSTART.SYS FALL\n  ssrset a0, 0xf01\n  BSTOP\n"
           "  hl.liu 0x7ffffff0, ->s0\n"  // the first attempt faults: DataPage
@@ -182,7 +182,7 @@ TEST_F(FrontEndTest, EvbaseVectorsAndAcreRetries) {
 
 // Host services: write(1, buf, n) then exit(94) with a status.
 TEST_F(FrontEndTest, HostServicesWriteAndExit) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  hl.liu msg, ->a1\n  addi zero, 1, ->a0\n  addi zero, 6, ->a2\n  addi zero, 64, ->x1\n"
           "  BSTART.SYS FALL\n  acrc 1\n  BSTOP\n"
           "  c.movr a0, ->s0\n"
@@ -198,7 +198,7 @@ TEST_F(FrontEndTest, HostServicesWriteAndExit) {
 
 // SETC / BSTART COND loop: sum 1..10.
 TEST_F(FrontEndTest, ConditionalLoop) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  addi zero, 10, ->a0\n  addi zero, 0, ->a1\n"
           "loop:\n  BSTART.STD COND, loop\n  add a1, a0.sw, ->a1\n  subi a0, 1, ->a0\n  "
           "setc.nei a0, 0, 0\n  BSTOP\n" +
@@ -210,7 +210,7 @@ TEST_F(FrontEndTest, ConditionalLoop) {
 
 // The per-PC cache sees stores into code: the second pass runs the patched word.
 TEST_F(FrontEndTest, StoreIntoCodeIsSeen) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  addi zero, 2, ->a3\n  addi zero, 0, ->a4\n  hl.liu patch, ->s0\n"
           "  hl.liu replacement, ->s1\n"
           "loop:\n  BSTART.STD COND, loop\n"
@@ -235,7 +235,7 @@ TEST_F(FrontEndTest, ScalarLoopFirmware) {
     if (s.name == "ITERATIONS") iterations = s.value;
     if (s.name == "CHECKSUM") checksum = s.value;
   }
-  const functional::RunResult result = model.run(2 * (11 * iterations + 14));
+  const engine::RunResult result = model.run(2 * (11 * iterations + 14));
   ASSERT_TRUE(result.halt);
   ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint);
   EXPECT_EQ(result.halt->exit_code, 0);

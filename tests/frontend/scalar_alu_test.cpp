@@ -26,7 +26,7 @@ constexpr V kInt32Min = 0xFFFFFFFF80000000u;
 class AluProgram : public ScalarAluTest {
  protected:
   void run_body(const std::string& body) {
-    const functional::RunResult result =
+    const engine::RunResult result =
         run("  hl.lis -7, ->a0\n  addi zero, 3, ->a1\n  addi zero, 0, ->a2\n"
             "  hl.lui 0x80000000, ->a3\n  hl.lis -1, ->a4\n" +
             body + kHalt);
@@ -145,7 +145,7 @@ TEST_F(AluProgram, PairForms) {
 }
 
 TEST_F(ScalarAluTest, ConcatenateWordHalves) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  hl.lis -7, ->a0\n  addi zero, 3, ->a1\n"
           "  hl.ccatw a0, a1, 4, ->s0, s1\n"
           "  hl.ccatw a0, a1, 64, ->s2, s3\n"
@@ -162,7 +162,7 @@ TEST_F(ScalarAluTest, ConcatenateWordHalves) {
 
 // v = 0x123456789abcdef0; M is the width - 1 (imml), N the offset.
 TEST_F(ScalarAluTest, BitfieldForms) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  hl.liu 0x9abcdef0, ->a0\n  hl.lui 0x12345678, ->a1\n  or a0, a1, ->a0\n"
           "  addi zero, 5, ->a2\n  addi zero, 10, ->a3\n"
           "  bxu a0, 7, 8, ->s0\n"          // 0xde
@@ -216,7 +216,7 @@ TEST_F(ScalarAluTest, BitfieldForms) {
 // C.SLLI / C.SRLI shift t#1; C.CMP.EQI / C.CMP.NEI compare t#1 and push the
 // result to t (they dropped it before).
 TEST_F(ScalarAluTest, CompressedImplicitT) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  hl.lis -3, ->t\n"
           "  c.cmp.eqi t#1, -3, ->t\n"  // t#1 = 1
           "  c.cmp.nei t#1, -3, ->t\n"  // t#1 (1) != -3: 1
@@ -234,7 +234,7 @@ TEST_F(ScalarAluTest, CompressedImplicitT) {
     EXPECT_EQ(t[2], 0u);
     EXPECT_EQ(t[3], 0u);
   }
-  const functional::RunResult second = run(
+  const engine::RunResult second = run(
       "  hl.lis -3, ->t\n  c.cmp.eqi t#1, -3, ->t\n  c.cmp.nei t#1, 1, ->t\n" + std::string(kHalt));
   ASSERT_TRUE(second.halt);
   EXPECT_EQ(model.state().queues[0][0].value[0], 0u);  // 1 != 1
@@ -243,7 +243,7 @@ TEST_F(ScalarAluTest, CompressedImplicitT) {
 
 // HL.SBI/SHI/SWI/SDI and their .U forms store SrcD (they stored 0 before).
 TEST_F(ScalarAluTest, LongImmediateStoresStoreSrcD) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  hl.liu 0x2000, ->a0\n  hl.lis -0x76543211, ->a1\n"
           "  hl.sbi a1, [a0, 0]\n"
           "  hl.shi a1, [a0, 2]\n"       // byte offset 2 (field 1)
@@ -276,7 +276,7 @@ TEST_F(ScalarAluTest, SecondCompressedCommitTargetIsRejected) {
   EXPECT_EQ(halt.instruction->form->mnemonic, "C.SETC.TGT");
   EXPECT_EQ(halt.header.bpcn, 0x40u);  // the first one wrote the target
   model.state().reset();
-  const functional::RunResult repeated =
+  const engine::RunResult repeated =
       run("  hl.liu 0x40, ->a0\n  BSTART.STD FALL\n  setc.tgt a0\n  setc.tgt a0\n  BSTOP\n" +
           std::string(kHalt));
   ASSERT_TRUE(repeated.halt);

@@ -112,7 +112,7 @@ class ScalarAvsTest : public ProgramTest {
     for (unsigned byte = 0; byte < avs.bits / 8; ++byte)
       EXPECT_FALSE(model.memory().store(tpc + byte, 1, (avs.word >> (8 * byte)) & 0xFF));
     state.pc = tpc;
-    const functional::RunResult result = model.run(1);
+    const engine::RunResult result = model.run(1);
     const arch::Fault fault = result.halt ? result.halt->fault : arch::Fault{};
     for (const std::string& line : avs.expect) {
       std::istringstream words(line);

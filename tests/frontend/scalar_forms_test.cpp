@@ -20,7 +20,7 @@ constexpr std::uint64_t kMinWord = 0xFFFFFFFF80000000u;  // sign-extended INT32_
 // PTO-AVS-SCALAR-ADD-MODIFIER-001, PTO-AVS-SCALAR-ADDW-MODIFIER-001: raw SrcRType
 // 10 negates before the shift (10 + (-3 << 1) = 4); 00 is .sw, 01 .uw, 11 none.
 TEST_F(ScalarFormsTest, BinaryRightModifierEncoding) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  addi zero, 10, ->a0\n"
           "  addi zero, 3, ->a1\n"
           "  hl.liu 0x80000000, ->a2\n"   // bit 31 set, upper half clear
@@ -48,7 +48,7 @@ TEST_F(ScalarFormsTest, BinaryRightModifierEncoding) {
 // ADDW/SUBW/ANDW/ORW/XORW and the immediate W forms: the operation on the low
 // 32 bits, the result sign-extended (PTO-AVS-SCALAR-ADDW-*, SUBW, ANDIW, ...).
 TEST_F(ScalarFormsTest, WordAluWrapsAndSignExtends) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  hl.liu 0x7fffffff, ->a0\n"
           "  hl.lui 0xabcd, ->a1\n"          // upper half only: the W forms ignore it
           "  addi a1, 1, ->a1\n"             // a1 = 0x0000abcd00000001
@@ -95,7 +95,7 @@ TEST_F(ScalarFormsTest, WordAluWrapsAndSignExtends) {
 // left[31:0] (SRLW of a negative word by 0 stays negative after the sign
 // extension, SRAW copies bit 31).
 TEST_F(ScalarFormsTest, WordShifts) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  addi zero, 1, ->a0\n"
           "  hl.liu 0x80000000, ->a1\n"
           "  hl.lui 0xffff, ->a2\n"
@@ -128,7 +128,7 @@ TEST_F(ScalarFormsTest, WordShifts) {
 // MULW and MULUW both keep the low 32 bits of the product, sign-extended
 // (ScalarMultiplyW).
 TEST_F(ScalarFormsTest, WordMultiply) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  hl.liu 0x10000, ->a0\n"
           "  hl.liu 0x8000, ->a1\n"
           "  hl.lis -1, ->a2\n"
@@ -155,7 +155,7 @@ TEST_F(ScalarFormsTest, WordMultiply) {
 // HL.CMP.*I: 24-bit immediates, signed (simm24) or unsigned (uimm24), at their
 // boundaries (PTO-AVS-SCALAR-HL-CMP-*).
 TEST_F(ScalarFormsTest, LongCompareImmediates) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  hl.lis -0x800000, ->a0\n"
           "  hl.liu 0xffffff, ->a1\n"
           "  hl.cmp.eqi a0, -0x800000, ->s0\n"   // 1
@@ -183,7 +183,7 @@ TEST_F(ScalarFormsTest, LongCompareImmediates) {
 // before the compare (ExecuteDecodedSetCommitImmediate). The loop runs while
 // a0 <u (3 << 20): 3 iterations of a0 += 1 << 20.
 TEST_F(ScalarFormsTest, LongSetCommitDrivesACondLoop) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  addi zero, 0, ->a0\n  addi zero, 0, ->a1\n"
           "loop:\n  BSTART.STD COND, loop\n"
           "  hl.addi a0, 0x100000, ->a0\n  addi a1, 1, ->a1\n"

@@ -24,7 +24,7 @@ constexpr const char* kSetup =
     "  addi zero, 8, ->a4\n";
 
 TEST_F(ScalarMemoryTest, LoadPairsAndIndexedLoads) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run(std::string(kSetup) +
           "  hl.ldp [a0, a4], ->s0, s1\n"         // 0x2008, 0x2010 (shamt 0)
           "  hl.lwip [a0, 4], ->s2, s3\n"         // simm17 << 2: 0x2004, 0x2008, sign-extended
@@ -55,7 +55,7 @@ TEST_F(ScalarMemoryTest, LoadPairsAndIndexedLoads) {
 }
 
 TEST_F(ScalarMemoryTest, StorePairsAndIndexedStores) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run(std::string(kSetup) +
           "  hl.liu 0x3000, ->s0\n  addi zero, 1, ->a5\n"
           "  hl.sdp a2, a3, [s0, a5<<3]\n"         // (1 << 3): 0x3008, 0x3010
@@ -82,7 +82,7 @@ TEST_F(ScalarMemoryTest, StorePairsAndIndexedStores) {
 
 // PC-relative: base = TPC & ~3, offset = simm << 2 (the data is at 0x40).
 TEST_F(ScalarMemoryTest, PcRelative) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  hl.ld.pcr [16], ->s0\n"  // TPC 0x00: 0x00 + 64
           "  ld.pcr [15], ->s1\n"     // TPC 0x06: 0x04 + 60
           "  lwu.pcr [14], ->s2\n"    // TPC 0x0a: 0x08 + 56
@@ -103,7 +103,7 @@ TEST_F(ScalarMemoryTest, PcRelative) {
 // Prefetch forms reach no memory (an address outside it is no fault); the
 // .A forms return the address.
 TEST_F(ScalarMemoryTest, Prefetch) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  hl.lis -8, ->a0\n  addi zero, 3, ->a1\n"
           "  prf [a0, a1], ->zero\n"
           "  prfi.u [a0, 5], ->a2\n"             // no address returned

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "functional/fault_report.hpp"
+#include "engine/fault_report.hpp"
 #include "functional/functional_model.hpp"
 #include "isa/assembler.hpp"
 
@@ -50,17 +50,17 @@ class FirmwareTest : public ::testing::Test {
   }
   // Runs to the final EBREAK 0; fails with the fault report otherwise.
   void run_to_halt() {
-    const functional::RunResult result = model.run(1'000'000);
+    const engine::RunResult result = model.run(1'000'000);
     ASSERT_TRUE(result.halt) << "no halt";
     ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint)
-        << functional::format_fault_report(*result.halt);
+        << engine::format_fault_report(*result.halt);
     ASSERT_EQ(result.halt->exit_code, 0);
   }
 
   std::mt19937 random{20240611};
   std::ostringstream out;
   std::ostringstream err;
-  functional::FunctionalModel model{functional::ModelConfig{}, out, err};
+  functional::FunctionalModel model{engine::ModelConfig{}, out, err};
 
  private:
   isa::ProgramImage image_;

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "functional/block_text.hpp"
-#include "functional/fault_report.hpp"
-#include "functional/state_dump.hpp"
+#include "engine/block_text.hpp"
+#include "engine/fault_report.hpp"
+#include "engine/state_dump.hpp"
 #include "isa/program_image.hpp"
 #include "program_fixture.hpp"
 
@@ -49,7 +49,7 @@ TEST(BlockText, HeaderWithEveryFieldPresent) {
   h.shared[1] = {9, 12, 0xF};
   h.shared_count = 2;
   h.zero_participation_seen = true;
-  EXPECT_EQ(functional::describe_header(h),
+  EXPECT_EQ(engine::describe_header(h),
             "    BSTART at 0x40: TileMatrix block, COND taken BPCN 0x80\n"
             "    operation CUBE function 4, DataType 7\n"
             "    LB0 = 16\n"
@@ -65,7 +65,7 @@ TEST(BlockText, HeaderWithEveryFieldPresent) {
             "    B.IOS S9 mask 1111 destination SizeCode 12\n"
             "    (zero-mask bindings seen)\n");
   h.catr = {true, false, true, false, true, false, true};
-  EXPECT_NE(functional::describe_header(h).find("B.CATR DR 0 trap 1 far 0 atom 1 aq 0 rl 1\n"),
+  EXPECT_NE(engine::describe_header(h).find("B.CATR DR 0 trap 1 far 0 atom 1 aq 0 rl 1\n"),
             std::string::npos);
 }
 
@@ -84,11 +84,11 @@ std::uint32_t word_at(const memory::Memory& memory, std::uint64_t address) {
 // PE q's rows 2q and 2q+1 (elements 16q .. 16q+15); every PE's output and the
 // Shared store are S3.
 TEST_F(FunctionalTest, TileCopyFirmwareMatchesGolden) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run(read_text(PTOVP_SOURCE_DIR "/firmware/tile_copy/tile_copy.s"), 10000);
   ASSERT_TRUE(result.halt);
   ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint)
-      << functional::format_fault_report(*result.halt);
+      << engine::format_fault_report(*result.halt);
   EXPECT_EQ(result.halt->exit_code, 0);
   for (unsigned element = 0; element < 64; ++element) {
     const unsigned owner = element / 16;  // the quarter's PE
@@ -114,7 +114,7 @@ TEST_F(FunctionalTest, TloadTstoreRoundTripPerPe) {
   for (std::size_t i = 0; i < input.size(); ++i)
     input[i] = static_cast<std::uint8_t>(i * 7 + 1);
   ASSERT_FALSE(model.load_bytes(0x1000, input));
-  const functional::RunResult result = run(
+  const engine::RunResult result = run(
       "  BSTART.SYS FALL\n  ssrget 0x26, ->a0\n  BSTOP\n"
       "  slli a0, 6, ->a1\n  hl.liu 0x1000, ->s0\n  add s0, a1.sw, ->s0\n"
       "  hl.liu 0x2000, ->s2\n  add s2, a1.sw, ->s2\n  addi zero, 10, ->s1\n"
@@ -126,7 +126,7 @@ TEST_F(FunctionalTest, TloadTstoreRoundTripPerPe) {
       std::string(kHalt));
   ASSERT_TRUE(result.halt);
   ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint)
-      << functional::format_fault_report(*result.halt);
+      << engine::format_fault_report(*result.halt);
   for (unsigned pe = 0; pe < 4; ++pe) {
     for (unsigned row = 0; row < 5; ++row) {
       for (unsigned byte = 0; byte < 6; ++byte) {
@@ -150,7 +150,7 @@ TEST_F(FunctionalTest, BroadcastOfUnpublishedSharedFaults) {
   EXPECT_EQ(allocated_local_tiles(), 0u);
   EXPECT_EQ(capacity_in_use(), 0u);
   EXPECT_FALSE(model.shared_tiles().at(9).descriptor_valid);
-  const std::string report = functional::format_fault_report(halt);
+  const std::string report = engine::format_fault_report(halt);
   EXPECT_NE(report.find("trap 5: Fault_TileLegality"), std::string::npos) << report;
   EXPECT_NE(report.find("BSTOP"), std::string::npos) << report;
   EXPECT_NE(report.find("B.IOS S9 mask 1111 source"), std::string::npos) << report;
@@ -160,7 +160,7 @@ TEST_F(FunctionalTest, BroadcastOfUnpublishedSharedFaults) {
 // stalls, nothing else can publish S3, so the run stops with a stall report,
 // TPC on the block stop and no D allocated (the block stays active).
 TEST_F(FunctionalTest, UnreadySharedSourceIsAReportedStall) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run("  BSTART.TLOAD FP16\n  B.DATR ND2M16, DTYPE_NONE, Zero, EQ, NONE, 0, 0\n"
           "  B.DIM zero, 32, ->LB0\n  B.DIM zero, 16, ->LB1\n  B.IOR [zero, zero]\n"
           "  B.IOT mask=1111, last, ->T<4>\n  BSTOP\n"
@@ -176,7 +176,7 @@ TEST_F(FunctionalTest, UnreadySharedSourceIsAReportedStall) {
   EXPECT_EQ(model.state().pc, stop);
   EXPECT_TRUE(model.state().block.active);
   EXPECT_EQ(allocated_local_tiles(), 1u);  // A only
-  const std::string report = functional::format_fault_report(*result.halt);
+  const std::string report = engine::format_fault_report(*result.halt);
   EXPECT_EQ(report.rfind("stalled: B source Shared S3 not ready: descriptor_valid=0 "
                          "allocation_mask=0000",
                          0),
@@ -203,10 +203,10 @@ TEST_F(FunctionalTest, CapacityExhaustionRaisesTileAllocation) {
 }
 
 TEST_F(FunctionalTest, StateDumpDescribesTilesAndRegisters) {
-  const functional::RunResult result =
+  const engine::RunResult result =
       run(read_text(PTOVP_SOURCE_DIR "/firmware/tile_copy/tile_copy.s"), 10000);
   ASSERT_TRUE(result.halt);
-  const nlohmann::json dump = functional::state_dump(model);
+  const nlohmann::json dump = engine::state_dump(model.state_view());
   EXPECT_EQ(dump["format"], "ptovp-state-1");
   EXPECT_EQ(dump["gprs"].size(), 4u);
   EXPECT_EQ(dump["gprs"][2][2], "0x2");  // a0 = THREAD_ID on PE2
@@ -232,7 +232,7 @@ TEST_F(FunctionalTest, PcOutsideMemory) {
 
 // Bad input: a runaway loop stops at the instruction limit.
 TEST_F(FunctionalTest, RunawayLoopStopsAtLimit) {
-  const functional::RunResult result = run("spin: j spin\n", 5000);
+  const engine::RunResult result = run("spin: j spin\n", 5000);
   EXPECT_FALSE(result.halt);
   EXPECT_EQ(result.instructions, 5000u);
 }

@@ -23,13 +23,13 @@ class ProgramTest : public ::testing::Test {
     ASSERT_TRUE(result.ok());
     ASSERT_FALSE(model.load(result.image));
   }
-  functional::RunResult run(const std::string& source, std::uint64_t limit = 100000) {
+  engine::RunResult run(const std::string& source, std::uint64_t limit = 100000) {
     load(source);
     return model.run(limit);
   }
   // Runs and expects a trap halt with `code`; returns the halt.
   frontend::Halt expect_trap(const std::string& source, arch::FaultCode code) {
-    const functional::RunResult result = run(source);
+    const engine::RunResult result = run(source);
     EXPECT_TRUE(result.halt.has_value());
     if (!result.halt) return {};
     EXPECT_EQ(result.halt->kind, frontend::HaltKind::Trap) << result.halt->fault.describe();
@@ -47,7 +47,7 @@ class ProgramTest : public ::testing::Test {
       EXPECT_EQ(model.run(skip).halt, std::nullopt);
     }
     const StateSnapshot before = snapshot(model);
-    const functional::RunResult result = model.run(1000);
+    const engine::RunResult result = model.run(1000);
     EXPECT_TRUE(result.halt);
     if (!result.halt) return {};
     EXPECT_EQ(result.halt->kind, frontend::HaltKind::Trap);
@@ -70,7 +70,7 @@ class ProgramTest : public ::testing::Test {
 
   std::ostringstream out;
   std::ostringstream err;
-  functional::FunctionalModel model{functional::ModelConfig{}, out, err};
+  functional::FunctionalModel model{engine::ModelConfig{}, out, err};
 };
 
 // The halt every test program ends with.

@@ -148,9 +148,9 @@ TEST(RelocatableObject, RelocatedCodeRuns) {
   Object object;
   object.relocate_all();
   std::ostringstream out;
-  functional::FunctionalModel model(functional::ModelConfig{}, out, out);
+  functional::FunctionalModel model(engine::ModelConfig{}, out, out);
   ASSERT_FALSE(model.load(object.load()));
-  const functional::RunResult result = model.run(1000);
+  const engine::RunResult result = model.run(1000);
   ASSERT_TRUE(result.halt);
   ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint) << result.halt->fault.describe();
   EXPECT_EQ(model.state().gpr(0, 2), 5u);                   // a0: the call block's body

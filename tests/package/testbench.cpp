@@ -6,7 +6,7 @@
 
 #include "config/platform_config.hpp"
 #include "fpatr/fpatr_backend.hpp"
-#include "functional/fault_report.hpp"
+#include "engine/fault_report.hpp"
 #include "isa/assembler.hpp"
 #include "numeric/fpatr_params.hpp"
 #include "systemc/systemc_platform.hpp"
@@ -47,10 +47,10 @@ int sc_main(int, char**) {
   const config::PlatformConfig config;
   systemc::SystemCPlatform platform("ptovp", config, false, std::cout, std::cerr);
   if (platform.load(assembled.image)) return 1;
-  const functional::RunResult result = platform.run(0);
+  const engine::RunResult result = platform.run(0);
   if (!result.halt || result.halt->exit_code != 3 || result.instructions != 3) {
     std::cerr << "testbench: the program ended with "
-              << (result.halt ? functional::format_fault_report(*result.halt) : "no halt")
+              << (result.halt ? engine::format_fault_report(*result.halt) : "no halt")
               << " after " << result.instructions << " instructions\n";
     return 1;
   }

@@ -46,7 +46,8 @@ struct Harness : sc_core::sc_module {
 
 TEST(RequireDmi, AsksForTheRamsFirstAddressAndAcceptsAWholeGrant) {
   Harness& harness = testing::elaborated_harness<Harness>();
-  require_dmi(harness, harness.socket, harness.target.ram);
+  memory::Memory& ram = harness.target.ram;
+  require_dmi(harness, harness.socket, {ram.base(), ram.size(), ram.direct(kBase, kSize)});
   ASSERT_EQ(harness.target.requests.size(), 1u);
   EXPECT_EQ(harness.target.requests[0].first, tlm::TLM_READ_COMMAND);
   EXPECT_EQ(harness.target.requests[0].second, kBase);

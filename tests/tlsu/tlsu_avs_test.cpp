@@ -44,7 +44,7 @@ class TlsuAvsTest : public ProgramTest {
   }
   // Runs to the final EBREAK.
   void run_ok(const std::string& source) {
-    const functional::RunResult result = run(source + kHalt);
+    const engine::RunResult result = run(source + kHalt);
     ASSERT_TRUE(result.halt);
     ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint) << result.halt->fault.describe();
   }
@@ -109,7 +109,7 @@ TEST_F(TlsuAvsTest, ZeroMaskTloadAndTmovAreNoOps) {
       std::string(kHalt));
   ASSERT_EQ(model.run(1).halt, std::nullopt);
   const StateSnapshot before = snapshot(model);
-  const functional::RunResult result = model.run(100);
+  const engine::RunResult result = model.run(100);
   ASSERT_TRUE(result.halt);
   EXPECT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint) << result.halt->fault.describe();
   EXPECT_TRUE(snapshot(model) == before);
@@ -238,7 +238,7 @@ TEST_F(TlsuAvsTest, CubeTloadStrides) {
       std::string(kHalt));
   for (std::uint16_t i = 0; i < 16 * 16; ++i)
     ASSERT_FALSE(model.memory().write(2 * i, reinterpret_cast<const std::uint8_t*>(&i), 2));
-  const functional::RunResult result = model.run(100);
+  const engine::RunResult result = model.run(100);
   ASSERT_TRUE(result.halt);
   ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint) << result.halt->fault.describe();
   for (unsigned tile : {0u, 1u}) {
@@ -295,7 +295,7 @@ TEST_F(TlsuAvsTest, CubeTstoreDrainsTheValidRectangle) {
        std::string(kHalt));
   ASSERT_EQ(model.run(10).halt, std::nullopt);
   const StateSnapshot loaded = snapshot(model, 0, 0);
-  const functional::RunResult result = model.run(100);
+  const engine::RunResult result = model.run(100);
   ASSERT_TRUE(result.halt);
   ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint) << result.halt->fault.describe();
   for (unsigned i = 0; i < 3 * 16; ++i) {

@@ -1,13 +1,15 @@
-// The architectural state of a functional model as JSON (docs/state-dump.md):
+// The architectural state of either engine as JSON (docs/state-dump.md):
 // GPRs and queues per PE, TPC, the block state, system and trap state, and
 // every allocated Local and valid Shared tile with its descriptor and payload.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
-#include "functional/functional_model.hpp"
+#include "arch/arch_state.hpp"
+#include "arch/local_tile_file.hpp"
+#include "arch/shared_tile_file.hpp"
 
-namespace ptovp::functional {
+namespace ptovp::engine {
 
 // The state a dump reads; both engines hand theirs in.
 struct StateView {
@@ -18,6 +20,5 @@ struct StateView {
 };
 
 nlohmann::json state_dump(const StateView& view);
-nlohmann::json state_dump(const FunctionalModel& model);
 
-}  // namespace ptovp::functional
+}  // namespace ptovp::engine

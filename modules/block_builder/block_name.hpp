@@ -7,8 +7,8 @@
 
 #include "arch/block_descriptor.hpp"
 
-namespace ptovp::sc_common {
+namespace ptovp::block_builder {
 
 std::string_view block_mnemonic(const arch::BlockDescriptor& block);
 
-}  // namespace ptovp::sc_common
+}  // namespace ptovp::block_builder

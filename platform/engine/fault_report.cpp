@@ -1,11 +1,11 @@
-#include "functional/fault_report.hpp"
+#include "engine/fault_report.hpp"
 
 #include <fmt/format.h>
 
-#include "functional/block_text.hpp"
+#include "engine/block_text.hpp"
 #include "isa/instruction_text.hpp"
 
-namespace ptovp::functional {
+namespace ptovp::engine {
 
 std::string format_fault_report(const frontend::Halt& halt) {
   const arch::Fault& fault = halt.fault;
@@ -37,4 +37,4 @@ std::string format_fault_report(const frontend::Halt& halt) {
   return text;
 }
 
-}  // namespace ptovp::functional
+}  // namespace ptovp::engine

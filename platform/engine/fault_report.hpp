@@ -8,8 +8,8 @@
 
 #include "frontend/front_end.hpp"
 
-namespace ptovp::functional {
+namespace ptovp::engine {
 
 std::string format_fault_report(const frontend::Halt& halt);
 
-}  // namespace ptovp::functional
+}  // namespace ptovp::engine

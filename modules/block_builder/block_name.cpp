@@ -1,8 +1,8 @@
-#include "sc_common/block_name.hpp"
+#include "block_builder/block_name.hpp"
 
 #include "isa/isa_tables.hpp"
 
-namespace ptovp::sc_common {
+namespace ptovp::block_builder {
 
 namespace {
 
@@ -42,4 +42,4 @@ std::string_view block_mnemonic(const arch::BlockDescriptor& block) {
   return family;
 }
 
-}  // namespace ptovp::sc_common
+}  // namespace ptovp::block_builder

@@ -1,45 +1,31 @@
-#include "functional/block_text.hpp"
+#include "engine/block_text.hpp"
 
 #include <fmt/format.h>
 
-namespace ptovp::functional {
+namespace ptovp::engine {
 
 std::string_view name(arch::BlockKind kind) {
   switch (kind) {
-    case arch::BlockKind::Standard:
-      return "Standard";
-    case arch::BlockKind::Floating:
-      return "Floating";
-    case arch::BlockKind::System:
-      return "System";
-    case arch::BlockKind::TileElement:
-      return "TileElement";
-    case arch::BlockKind::TileMemory:
-      return "TileMemory";
-    case arch::BlockKind::TileMatrix:
-      return "TileMatrix";
-    case arch::BlockKind::FrameTemplate:
-      return "FrameTemplate";
+    case arch::BlockKind::Standard: return "Standard";
+    case arch::BlockKind::Floating: return "Floating";
+    case arch::BlockKind::System: return "System";
+    case arch::BlockKind::TileElement: return "TileElement";
+    case arch::BlockKind::TileMemory: return "TileMemory";
+    case arch::BlockKind::TileMatrix: return "TileMatrix";
+    case arch::BlockKind::FrameTemplate: return "FrameTemplate";
   }
   return "?";
 }
 
 std::string_view name(arch::TransferType transfer) {
   switch (transfer) {
-    case arch::TransferType::Fallthrough:
-      return "FALL";
-    case arch::TransferType::Direct:
-      return "DIRECT";
-    case arch::TransferType::Conditional:
-      return "COND";
-    case arch::TransferType::Call:
-      return "CALL";
-    case arch::TransferType::Return:
-      return "RET";
-    case arch::TransferType::Indirect:
-      return "IND";
-    case arch::TransferType::IndirectCall:
-      return "ICALL";
+    case arch::TransferType::Fallthrough: return "FALL";
+    case arch::TransferType::Direct: return "DIRECT";
+    case arch::TransferType::Conditional: return "COND";
+    case arch::TransferType::Call: return "CALL";
+    case arch::TransferType::Return: return "RET";
+    case arch::TransferType::Indirect: return "IND";
+    case arch::TransferType::IndirectCall: return "ICALL";
   }
   return "?";
 }
@@ -48,12 +34,9 @@ namespace {
 
 std::string_view class_name(arch::OperationClass cls) {
   switch (cls) {
-    case arch::OperationClass::Tlsu:
-      return "TLSU";
-    case arch::OperationClass::Tepl:
-      return "TEPL";
-    case arch::OperationClass::Cube:
-      return "CUBE";
+    case arch::OperationClass::Tlsu: return "TLSU";
+    case arch::OperationClass::Tepl: return "TEPL";
+    case arch::OperationClass::Cube: return "CUBE";
   }
   return "?";
 }
@@ -109,4 +92,4 @@ std::string describe_header(const arch::BlockDescriptor& h) {
   return text;
 }
 
-}  // namespace ptovp::functional
+}  // namespace ptovp::engine

@@ -1,10 +1,10 @@
-#include "functional/state_dump.hpp"
+#include "engine/state_dump.hpp"
 
 #include <fmt/format.h>
 
-#include "functional/block_text.hpp"
+#include "engine/block_text.hpp"
 
-namespace ptovp::functional {
+namespace ptovp::engine {
 
 using nlohmann::json;
 
@@ -86,11 +86,6 @@ json trap_state(const arch::ArchState& state) {
 
 }  // namespace
 
-json state_dump(const FunctionalModel& model) {
-  return state_dump(StateView{model.state(), model.local_tiles(), model.shared_tiles(),
-                              model.front_end().instructions()});
-}
-
 json state_dump(const StateView& view) {
   const arch::ArchState& state = view.state;
   json gprs = json::array();
@@ -152,4 +147,4 @@ json state_dump(const StateView& view) {
       {"shared_tiles", shared}};
 }
 
-}  // namespace ptovp::functional
+}  // namespace ptovp::engine

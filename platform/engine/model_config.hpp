@@ -1,0 +1,46 @@
+// What both engines (the functional model and the SystemC platform) are built
+// from and answer with: the architecture and its open choices, and the result
+// of a run.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "arch/arch_state.hpp"
+#include "arch/local_tile_file.hpp"
+#include "block_builder/block_builder.hpp"
+#include "engine/machine.hpp"
+#include "fpatr/fpatr_backend.hpp"
+#include "frontend/front_end.hpp"
+#include "memory/memory.hpp"
+#include "numeric/numeric_profile.hpp"
+
+namespace ptovp::engine {
+
+struct ModelConfig {
+  // The CUBE unit starts with this profile and the other knobs at their
+  // defaults; cube().set_config() replaces all of them.
+  numeric::NumericProfile profile = numeric::NumericProfile::Hardware;
+  std::uint64_t memory_base = 0;
+  std::uint64_t memory_size = memory::kDefaultSize;
+  arch::ArchConfig arch;
+  arch::TileNaming tile_naming = arch::TileNaming::Asl;
+  arch::CapacityConfig capacity;    // Local/Shared pools (0.58.5) or one aggregate
+  block_builder::BlockRules block;  // block.body_entry, block.implicit_end
+  frontend::FrontEndOptions front_end;
+  Machine machine = Machine::Bare;
+  fpatr::BackendKind fpatr_backend = fpatr::BackendKind::Cpp;  // fpatr.backend
+};
+
+struct RunResult {
+  // Absent when the instruction limit stopped the run. A Stall halt is an
+  // unready Shared source: no other agent can make it ready, so the run stops
+  // with TPC on the block stop and nothing changed.
+  std::optional<frontend::Halt> halt;
+  std::uint64_t instructions = 0;
+  // The B.FPATR backend stopped the run (checked: its first difference).
+  std::optional<std::string> fpatr_failure;
+};
+
+}  // namespace ptovp::engine
