@@ -11,6 +11,7 @@
 
 #include "arch/block_descriptor.hpp"
 #include "arch/fault.hpp"
+#include "arch/generated/arch_tables.hpp"  // Ssr: the base system-register addresses
 #include "arch/pe_mask.hpp"
 
 namespace ptovp::arch {
@@ -21,24 +22,6 @@ inline constexpr unsigned kPredicateCount = 8;
 inline constexpr unsigned kAcrCount = 16;
 inline constexpr unsigned kAcrBankSize = 4096;
 inline constexpr std::uint64_t kResetTileCapacity = 262144;
-
-// Base system-register addresses (SSR_ID).
-enum class Ssr : std::uint16_t {
-  ThreadPtr = 0x0000,
-  GlobalPtr = 0x0001,
-  Time = 0x0010,
-  CoreState = 0x0020,
-  CoreId = 0x0021,
-  Vendor = 0x0022,
-  Version = 0x0023,
-  CoreFeature = 0x0024,
-  CoreFeatureEnable = 0x0025,
-  ThreadId = 0x0026,
-  TileCapacity = 0x0027,
-  BlockNum = 0x0050,
-  BlockId = 0x0051,
-  Cycle = 0x0C00,
-};
 
 // Context registers of each ACR bank (low index within the bank).
 namespace acr {

@@ -2,40 +2,42 @@
 
 #include <fmt/format.h>
 
+#include "arch/generated/arch_tables.hpp"
+
 namespace ptovp::arch {
 
 unsigned trap_number(FaultCode code) {
   switch (code) {
     case FaultCode::None:
     case FaultCode::ExecutionStateCheck:
-      return 0;
+      return kTrapExecStateCheck;
     case FaultCode::IllegalInstruction:
-      return 4;
+      return kTrapIllegalInst;
     case FaultCode::TileLegality:
     case FaultCode::TileAllocation:
     case FaultCode::BundleControl:
     case FaultCode::BundlePostCommit:
-      return 5;
+      return kTrapBundleTrap;
     case FaultCode::ServiceRequest:
-      return 6;
+      return kTrapScall;
     case FaultCode::InstructionPC:
-      return 32;
+      return kTrapInstPcFault;
     case FaultCode::InstructionPage:
-      return 33;
+      return kTrapInstPageFault;
     case FaultCode::DataAlignment:
-      return 34;
+      return kTrapDataAlignFault;
     case FaultCode::DataPage:
-      return 35;
+      return kTrapDataPageFault;
     case FaultCode::Interrupt:
-      return 44;
+      return kTrapInterrupt;
     case FaultCode::HardwareBreakpoint:
-      return 49;
+      return kTrapHwBreakpoint;
     case FaultCode::SoftwareBreakpoint:
-      return 50;
+      return kTrapSwBreakpoint;
     case FaultCode::HardwareWatchpoint:
-      return 51;
+      return kTrapHwWatchpoint;
     case FaultCode::Assert:
-      return 52;
+      return kTrapAssertFail;
   }
   return 0;
 }

@@ -1,7 +1,5 @@
 #include "cube/matrix_function.hpp"
 
-#include <iterator>
-
 namespace ptovp::cube {
 
 using numeric::mx_input;
@@ -9,28 +7,11 @@ using numeric::ordinary_floating;
 using numeric::ordinary_signed;
 using numeric::ordinary_unsigned;
 
-namespace {
-
-constexpr CubeFunctionInfo kCubeFunctions[] = {
-    {0, "TMATMUL", false, false, false, false, false},
-    {1, "TMATMUL.BIAS", true, false, false, false, false},
-    {2, "TMATMUL.ACC", false, true, false, false, true},
-    {4, "TMATMULMX", false, false, true, false, false},
-    {5, "TMATMULMX.BIAS", true, false, true, false, false},
-    {6, "TMATMULMX.ACC", false, true, true, false, true},
-    {16, "TGEMV", false, false, false, true, false},
-    {17, "TGEMV.BIAS", true, false, false, true, false},
-    {18, "TGEMV.ACC", false, true, false, true, false},
-    {20, "TGEMVMX", false, false, true, true, false},
-    {21, "TGEMVMX.BIAS", true, false, true, true, false},
-    {22, "TGEMVMX.ACC", false, true, true, true, false},
-};
-
-}  // namespace
-
 std::optional<MatrixFunction> MatrixFunction::decode(unsigned function) {
-  for (const CubeFunctionInfo& info : kCubeFunctions) {
-    if (info.code == function) return MatrixFunction(info);
+  for (std::size_t i = 0; i < isa::generated::kCubeFunctionsCount; ++i) {
+    if (isa::generated::kCubeFunctions[i].code == function) {
+      return MatrixFunction(isa::generated::kCubeFunctions[i]);
+    }
   }
   return std::nullopt;
 }

@@ -2,27 +2,21 @@
 // type rules (asl/tile/model/legality/matrix-functions.asl with the 0.58.5 MX
 // set of docs/spec-choices.md): which forms add Bias, accumulate into C, use
 // MX scales, are GEMV or take a CScale, the legal input pairs and the
-// accumulator type. The per-function properties are one table indexed by the
-// BSTART function code; the input rules live in numeric/matrix_operands.hpp.
+// accumulator type. The per-function properties are the table generated from
+// the spec catalogs (isa::generated::kCubeFunctions); the input rules live in
+// numeric/matrix_operands.hpp.
 #pragma once
 
 #include <optional>
 #include <string>
 
+#include "isa/isa_tables.hpp"
 #include "numeric/data_type.hpp"
 #include "numeric/matrix_operands.hpp"
 
 namespace ptovp::cube {
 
 using numeric::DataType;
-
-// One CUBE function's row of the table.
-struct CubeFunctionInfo {
-  unsigned code;
-  const char* name;  // "TMATMULMX.ACC", "TGEMV.BIAS", ...
-  bool bias, accumulate, mx, gemv;
-  bool cscale;  // B.FPATR CScaleEn is legal (0.58.5: TMATMUL.ACC, TMATMULMX.ACC)
-};
 
 class MatrixFunction {
  public:
@@ -35,7 +29,7 @@ class MatrixFunction {
   bool mx() const { return info_->mx; }
   bool gemv() const { return info_->gemv; }
   bool cscale_legal() const { return info_->cscale; }
-  std::string name() const { return info_->name; }
+  std::string name() const { return std::string(info_->name); }
 
   // The pair (A, B) is legal for this function; `hif4_gemv` admits HiF4X2 on
   // the TGEMVMX forms (mx.tgemv_hif4x2).
@@ -45,8 +39,8 @@ class MatrixFunction {
   DataType accumulator(DataType a) const;
 
  private:
-  explicit MatrixFunction(const CubeFunctionInfo& info) : info_(&info) {}
-  const CubeFunctionInfo* info_;
+  explicit MatrixFunction(const isa::CubeFunctionInfo& info) : info_(&info) {}
+  const isa::CubeFunctionInfo* info_;
 };
 
 }  // namespace ptovp::cube

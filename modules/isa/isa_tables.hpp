@@ -153,6 +153,14 @@ struct TileOperationInfo {
   std::string_view datr_pad_union;        // pad-value or must-zero
 };
 
+// A CUBE function (tile-operations.json, family CUBE) by its operand roles.
+struct CubeFunctionInfo {
+  unsigned code;          // the BSTART function field
+  std::string_view name;  // "TMATMULMX.ACC", "TGEMV.BIAS", ...
+  bool bias, accumulate, mx, gemv;
+  bool cscale;  // B.FPATR CScaleEn is legal (0.58.5: TMATMUL.ACC, TMATMULMX.ACC)
+};
+
 namespace generated {
 extern const FormInfo kForms[];
 extern const std::size_t kFormsCount;
@@ -176,6 +184,8 @@ extern const AguInfo kAgu[];
 extern const std::size_t kAguCount;
 extern const TileOperationInfo kTileOperations[];
 extern const std::size_t kTileOperationsCount;
+extern const CubeFunctionInfo kCubeFunctions[];
+extern const std::size_t kCubeFunctionsCount;
 }  // namespace generated
 
 }  // namespace ptovp::isa

@@ -8769,4 +8769,20 @@ const TileOperationInfo kTileOperations[] = {
 };
 const std::size_t kTileOperationsCount = 109;
 
+const CubeFunctionInfo kCubeFunctions[] = {
+    {0, "TMATMUL", false, false, false, false, false},
+    {1, "TMATMUL.BIAS", true, false, false, false, false},
+    {2, "TMATMUL.ACC", false, true, false, false, true},
+    {4, "TMATMULMX", false, false, true, false, false},
+    {5, "TMATMULMX.BIAS", true, false, true, false, false},
+    {6, "TMATMULMX.ACC", false, true, true, false, true},
+    {16, "TGEMV", false, false, false, true, false},
+    {17, "TGEMV.BIAS", true, false, false, true, false},
+    {18, "TGEMV.ACC", false, true, false, true, false},
+    {20, "TGEMVMX", false, false, true, true, false},
+    {21, "TGEMVMX.BIAS", true, false, true, true, false},
+    {22, "TGEMVMX.ACC", false, true, true, true, false},
+};
+const std::size_t kCubeFunctionsCount = 12;
+
 }  // namespace ptovp::isa::generated
