@@ -1,6 +1,9 @@
 # Compile settings shared by every ptovp target.
 
 set(PTOVP_WARNINGS -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion)
+if(PTOVP_WERROR)
+  list(APPEND PTOVP_WARNINGS -Werror)
+endif()
 
 if(PTOVP_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds ptovp and runs every test: the Release suite, then the same suite
-# again under AddressSanitizer + UndefinedBehaviorSanitizer (what CI runs).
+# again under AddressSanitizer + UndefinedBehaviorSanitizer (what CI runs),
+# warnings as errors (PTOVP_WERROR) and the layer matrix checked by ctest.
 #   scripts/test.sh                 Release, then ASan + UBSan
 #   scripts/test.sh --release-only  Release only (a quicker local check)
 set -euo pipefail
@@ -11,7 +12,7 @@ bash scripts/setup.sh
 jobs=$(nproc)
 run_preset() {
   local preset=$1
-  cmake --preset "$preset" >/dev/null
+  cmake --preset "$preset" -DPTOVP_WERROR=ON >/dev/null
   cmake --build --preset "$preset" -j "$jobs"
   ctest --preset "$preset" -j "$jobs"
 }

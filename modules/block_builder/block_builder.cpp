@@ -203,7 +203,7 @@ MaybeFault BlockBuilder::complete(std::uint64_t continuation) {
 
 MaybeFault BlockBuilder::execute_operation() {
   arch::BlockDescriptor& header = state_.header;
-  // Zero participation precedes every unit check (block-frontend.md §5.4 a).
+  // Zero participation precedes every unit check (docs/cube.md "Preflight order", step 0).
   if (header.zero_mask_noop()) return std::nullopt;
   if (header.ior.valid) {
     for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {

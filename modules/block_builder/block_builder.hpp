@@ -22,7 +22,7 @@
 
 namespace ptovp::block_builder {
 
-// When a block's header ends (block-frontend.md §5.5; the ASL never sets
+// When a block's header ends (docs/state-model.md; the ASL never sets
 // _BundleBodyActive from the instruction stream).
 enum class BodyEntry : std::uint8_t {
   // The first scalar instruction inside an active block enters the body; a

@@ -20,7 +20,7 @@ using BlockExecutor = std::function<arch::MaybeFault(const arch::BlockDescriptor
 
 struct BlockExecutors {
   BlockExecutor tlsu;  // OperationClass::Tlsu (TileMemory blocks)
-  BlockExecutor cube;  // OperationClass::Cube (TileMatrix blocks); empty until the CUBE unit lands
+  BlockExecutor cube;  // OperationClass::Cube (TileMatrix blocks)
   BlockExecutor tepl;  // OperationClass::Tepl (VEC/SFU); empty: not modelled
 };
 

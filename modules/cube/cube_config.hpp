@@ -1,7 +1,7 @@
 // The CUBE unit's configuration: the numeric profile and every version-split
-// or underspecified choice of spec-delta.md §8.2 as a named knob with its
+// or underspecified choice of docs/spec-choices.md as a named knob with its
 // 0.58.5 default. `key` strings are the platform JSON configuration keys
-// (docs/cube.md lists them with their values, and the §8.2 choices that have
+// (docs/cube.md lists them with their values, and the 0.58.5 choices that have
 // no effect in this model: cube.ordinary_fp_accumulate,
 // coop.allshared_layout, cscale.flags_on_rollback, types.e6m2_rcpe6m2).
 #pragma once

@@ -2,7 +2,7 @@
 // TMATMUL*/TGEMV* functions) against the Local tile file and the Shared
 // fabric, with the B.FPATR post-process of modules/fpatr.
 //
-// Order (block-frontend.md §6): zero-mask no-op, B.FPATR presence
+// Order (docs/cube.md "Preflight order"): zero-mask no-op, B.FPATR presence
 // (BundleControl), the combined TileLegality check (types, binding stream,
 // B.IOR, B.DATR incl. RMode/Sat against the mode and CScaleEn, dimensions,
 // masks), GEMV M, Shared schemas and readiness, post-process sources,

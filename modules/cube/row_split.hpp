@@ -1,6 +1,6 @@
 // Which logical rows of a CUBE result each PE computes. A Local block gives
 // every PE of its mask all M rows of its own operands. A cooperative Shared
-// block (0.58.5, ADR-0100, spec-delta.md §4.2) splits LB0 = group_M rows:
+// block (0.58.5, ADR-0100, docs/spec-choices.md) splits LB0 = group_M rows:
 // M_per_PE = 16 when group_M <= 64, else 32; PE i owns rows
 // [i*M_per_PE, i*M_per_PE + valid_M[i]) with
 // valid_M[i] = clamp(group_M - i*M_per_PE, 0, M_per_PE).

@@ -1,5 +1,5 @@
-// The B.FPATR post-process unit of a CUBE block (numerics.md §4,
-// block-frontend.md §7.5): it turns the raw accumulator tile into D, RowMaxOut
+// The B.FPATR post-process unit of a CUBE block (docs/numerics.md,
+// docs/state-model.md): it turns the raw accumulator tile into D, RowMaxOut
 // and GroupMaxOut. Configured once per block from B.FPATR, B.DATR and the
 // accumulator type; it routes the parameters (scalar quant word, then the
 // LReLU word, through B.IOR; RowMaxIn, the vector quant tile and the vector

@@ -1,4 +1,4 @@
-// The firmware scalar subset (state-fabric-firmware.md §4.4), executed in
+// The firmware scalar subset (asl/scalar/**, docs/functional-model.md), executed in
 // lockstep on the four PE register files: immediates, ALU, MUL, shifts,
 // compares, CSEL, SETC, jumps, SETRET, loads and stores, and the SYS-block
 // register operations. Each instruction checks every PE (operand queues,

@@ -1,5 +1,5 @@
 // Trap entry and return (asl/arch/memory-model/fault-precision.asl,
-// state-fabric-firmware.md §5): the target ring, SaveTrapContext with the
+// docs/state-model.md): the target ring, SaveTrapContext with the
 // profile's context-register mirror (ECSTATE, EBARG0..), the packed trap
 // status, EVBASE vectoring, and ACRE recovery. Platform choice D7: the live
 // block is banked in the trap context and cleared, so a handler can open its

@@ -1,4 +1,4 @@
-// Instruction length from the first parcel (research/block-frontend.md §2; the
+// Instruction length from the first parcel (docs/assembly.md; the
 // spec has no normative length decoder, this rule is derived from the catalogs).
 #pragma once
 

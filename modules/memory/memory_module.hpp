@@ -25,8 +25,8 @@ class MemoryModule : public sc_core::sc_module {
   // The RAM the DMI grant maps: the semantics classes of the initiators that
   // hold the grant (front end, TLSU) address it through Memory::direct(),
   // which is the granted host pointer.
-  Memory& storage() { return memory_; }
-  const Memory& storage() const { return memory_; }
+  Memory& semantics() { return memory_; }
+  const Memory& semantics() const { return memory_; }
 
  private:
   void b_transport(int initiator, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);

@@ -1,4 +1,4 @@
-// CUBE dot-product kernels (numerics.md §3): D[m,n] = init (0, or C[m,n] after
+// CUBE dot-product kernels (docs/numerics.md): D[m,n] = init (0, or C[m,n] after
 // the optional CScale), then K terms in increasing k, then bias[n], in either
 // numeric profile. Two paths compute the same bits: dot_reference is the plain
 // per-element definition, dot packs the operands into panels and runs a
@@ -73,7 +73,7 @@ std::uint8_t dot_reference(const DotOperands& operands, std::uint32_t* d);
 std::uint8_t dot(const DotOperands& operands, std::uint32_t* d,
                  DotBackend backend = DotBackend::Auto);
 
-// CScale (0.58.5, spec-delta.md §5.1): FP32 c x 2^-e encoded RNE by the rules
+// CScale (0.58.5, docs/spec-choices.md): FP32 c x 2^-e encoded RNE by the rules
 // of ReferenceFP32FiniteEncoding; NaN, infinities and zeros pass unchanged.
 struct CScaled {
   std::uint32_t bits = 0;

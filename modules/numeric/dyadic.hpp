@@ -1,5 +1,5 @@
 // Exact dyadic rationals and the ASL's real-to-integer rounding
-// (FloatingToInteger, numerics.md §2.2 and §8). Every B.FPATR value is
+// (FloatingToInteger, docs/numerics.md). Every B.FPATR value is
 // (-1)^s * m * 2^e with m < 2^128, so rounding is decided on integer bits:
 // no host floating point anywhere on this path.
 #pragma once

@@ -1,4 +1,4 @@
-// TCVT to E8M0 (asl/arch/profile/e8m0-conversion.asl, numerics.md §5):
+// TCVT to E8M0 (asl/arch/profile/e8m0-conversion.asl, docs/numerics.md):
 // bit-exact in both numeric profiles.
 #pragma once
 

@@ -1,6 +1,6 @@
 // The bit-exact destination encoders and quantization helpers of
 // asl/arch/profile/matrix-quantization.asl and reference-quantization.asl
-// (numerics.md §4.6), on exact dyadic values.
+// (docs/numerics.md), on exact dyadic values.
 #pragma once
 
 #include <cstdint>

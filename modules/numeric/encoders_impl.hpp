@@ -59,10 +59,10 @@ inline Encoded encode_ieee(const Dyadic64& v, const IeeeFormat& f, NumericContro
   const Encoded overflow{sign | (control.saturate ? f.largest : f.infinity), kFlagsOverflow};
   const int e = v.floor_log2();
   // Range is decided on the exact value: above the top binade is overflow
-  // under every rounding mode (numerics.md §7.2).
+  // under every rounding mode (docs/numerics.md).
   if (e > f.bias) return overflow;
   const int minimum_exponent = 1 - f.bias;
-  // Tininess is detected before rounding (numerics.md §7.1): a value below
+  // Tininess is detected before rounding (docs/numerics.md): a value below
   // the minimum normal takes the subnormal quantum and raises UF|NX when
   // inexact, even if it rounds up to the minimum normal.
   const bool tiny = e < minimum_exponent;
@@ -198,7 +198,7 @@ inline Encoded encode_fp8(const Dyadic64& v, const Fp8Format& f, NumericControl 
                &fraction);
   const auto steps = static_cast<unsigned>(whole);
   // Overflow is decided on the exact magnitude: values between the largest
-  // finite and the next step do not round down (numerics.md §7.3).
+  // finite and the next step do not round down (docs/numerics.md).
   if (e == f.highest &&
       (steps > f.largest_steps || (steps == f.largest_steps && fraction != Fraction::Zero))) {
     return overflow();

@@ -1,4 +1,4 @@
-// B.FPATR parameter words (numerics.md §1.6, §4.3): the 64-bit
+// B.FPATR parameter words (docs/numerics.md): the 64-bit
 // quant-parameter word (FP19 scale at 31:13, signed S5/S9/S17 offset from
 // bit 37, or a shift code at 35:32) and the activation word (FP19 at 18:0).
 #pragma once

@@ -1,4 +1,4 @@
-// The two numeric profiles of the CUBE accumulate stage (numerics.md §3.4):
+// The two numeric profiles of the CUBE accumulate stage (docs/numerics.md):
 // only the dot product, bias and MX scaling differ between them.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The B.FPATR element pipeline (numerics.md §4): the PreQuantMode table,
+// The B.FPATR element pipeline (docs/numerics.md): the PreQuantMode table,
 // effective rounding and B.DATR legality, the element function
 // TileProfileMatrixPostProcessWithFlags, the RowMax/GroupMax reduction step
 // and drivers, and S4X2 lane packing.

@@ -1,5 +1,5 @@
 // Rounding selectors, status flags and the numeric execution control
-// (numerics.md §2): the vocabulary every encoder and the post-process share.
+// (docs/numerics.md): the vocabulary every encoder and the post-process share.
 #pragma once
 
 #include <cstdint>

@@ -69,7 +69,7 @@ constexpr BinaryFormat kE5M2{5, 2, 0, 15, Specials::Ieee, true};
 constexpr BinaryFormat kE3M2{3, 2, 0, 3, Specials::None, true};
 constexpr BinaryFormat kE2M3{2, 3, 0, 1, Specials::None, true};
 // The 4-bit lane descriptors declare no subnormals, so the ASL classifier
-// calls the exponent-0 lanes normal (numerics.md §7 item 11); values agree.
+// calls the exponent-0 lanes normal (docs/numerics.md); values agree.
 constexpr BinaryFormat kE2M1{2, 1, 0, 1, Specials::None, false};
 constexpr BinaryFormat kE1M2{1, 2, 0, 1, Specials::None, false};
 constexpr BinaryFormat kFP19{8, 10, 0, 127, Specials::Ieee, true};

@@ -14,10 +14,10 @@ namespace ptovp::sc_common {
 
 struct TimingConfig {
   std::uint64_t clock_period_ps = 1000;  // clock.period_ps: 1 GHz
-  std::uint64_t quantum_ns = 1000;       // quantum.ns: where the TD gain saturates (§2.1)
+  std::uint64_t quantum_ns = 1000;       // quantum.ns: where the TD gain saturates (docs/platform.md "Timing")
   std::uint64_t frontend_cycles_per_instruction = 1;  // one instruction per cycle
   std::uint64_t builder_cycles_per_block = 1;         // the hand-over of a resolved block
-  // The PTO CostModel cube formula (anchors.md §2.2).
+  // The PTO CostModel cube formula (docs/platform.md "Latency defaults").
   std::uint64_t cube_base_cycles = 6;
   std::uint64_t cube_k_step_bytes = 32;  // K bytes per step: k_step(type) = 8*bytes/bits(type)
   std::uint64_t cube_cycles_per_step = 1;

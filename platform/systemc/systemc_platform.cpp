@@ -34,9 +34,9 @@ SystemCPlatform::SystemCPlatform(const sc_core::sc_module_name& name,
       fabric_("fabric", config_.timing, log_, config_.model.capacity),
       builder_("builder", state_, local_, fabric_.tiles(), config_.model.block, stalled,
                config_.timing, log_),
-      front_end_("front_end", state_, memory_.storage(), builder_.semantics(), out, err,
+      front_end_("front_end", state_, memory_.semantics(), builder_.semantics(), out, err,
                  config_.model.front_end, config_.timing, log_),
-      tlsu_("tlsu", memory_.storage(), local_, fabric_.semantics(), config_.timing, log_),
+      tlsu_("tlsu", memory_.semantics(), local_, fabric_.semantics(), config_.timing, log_),
       cube_(local_, fabric_.semantics(), state_, config_.cube),
       pes_("pe", arch::kPeCount,
            [this](const char* pe_name, std::size_t pe) {
@@ -71,7 +71,7 @@ void SystemCPlatform::elaborate() {
 arch::MaybeFault SystemCPlatform::load_bytes(std::uint64_t address,
                                              const std::vector<std::uint8_t>& bytes) {
   if (bytes.empty()) return std::nullopt;
-  return memory_.storage().write(address, bytes.data(), bytes.size());
+  return memory_.semantics().write(address, bytes.data(), bytes.size());
 }
 
 arch::MaybeFault SystemCPlatform::read_bytes(std::uint64_t address, std::uint8_t* out,
@@ -84,7 +84,7 @@ arch::MaybeFault SystemCPlatform::read_bytes(std::uint64_t address, std::uint8_t
   payload.set_data_ptr(out);
   payload.set_data_length(static_cast<unsigned>(length));
   if (length <= 0xFFFFFFFFu && debug_socket->transport_dbg(payload) == length) return std::nullopt;
-  const memory::Memory& ram = memory_.storage();
+  const memory::Memory& ram = memory_.semantics();
   return arch::make_fault(
       arch::FaultCode::DataPage,
       fmt::format("[0x{:x}, 0x{:x}) is outside memory [0x{:x}, 0x{:x})", address, address + length,
@@ -100,7 +100,7 @@ arch::MaybeFault SystemCPlatform::load(const isa::ProgramImage& image) {
     return failed;
   }
   state_.pc = image.entry;
-  engine::seed_boot_state(config_.model.machine, image, state_, memory_.storage());
+  engine::seed_boot_state(config_.model.machine, image, state_, memory_.semantics());
   return std::nullopt;
 }
 
@@ -120,7 +120,7 @@ void SystemCPlatform::reset(const cube::CubeConfig& cube) {
   state_.reset();
   local_.reset();
   fabric_.tiles().reset();
-  memory_.storage().clear();
+  memory_.semantics().clear();
   cube_.set_config(cube);
 }
 

@@ -59,7 +59,7 @@ class SystemCPlatform : public sc_core::sc_module {
   engine::StateView state_view() const;
   arch::ArchState& state() { return state_; }
   // The RAM, for reading results without simulated time.
-  const memory::Memory& memory() const { return memory_.storage(); }
+  const memory::Memory& memory() const { return memory_.semantics(); }
   const sc_common::ActivityLog& activity() const { return log_; }
   sc_common::ActivityLog& activity() { return log_; }
   // Instruction attempts per decoded form since elaboration (frontend::FrontEnd).

@@ -31,7 +31,7 @@ VectorOutputs compute_decode(const VectorInputs& inputs) {
 }  // namespace
 
 void register_decode_kinds(VectorKindRegistry& registry) {
-  registry["decode"] = VectorKind{"decode", {"len", "word"}, {}, compute_decode};
+  registry["decode"] = VectorKind{"decode", {"len", "word"}, {}, compute_decode, {}};
 }
 
 }  // namespace ptovp::vectors

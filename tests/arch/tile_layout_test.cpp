@@ -1,6 +1,6 @@
 // Storage indices checked by walking physical storage in order and naming the
 // logical element each slot must hold (the inverse of storage_index), from the
-// layout tables of state-fabric-firmware.md §1.6.
+// layout tables of docs/state-model.md
 #include <gtest/gtest.h>
 
 #include <vector>

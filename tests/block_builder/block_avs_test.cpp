@@ -1,6 +1,6 @@
 // Ports of the block/lifecycle, block/encoding, block/attributes (B.DATR,
 // B.DIM, C.B.DIMI, B.CATR, B.HINT), block/operands (B.IOT, B.IOS, B.IOR) and
-// model/dispatch, faults and lifecycle AVS points (block-frontend.md §10).
+// model/dispatch, faults and lifecycle AVS points (docs/avs/).
 // Each test names the AVS ID it mirrors; every fault checks the fault code,
 // the trap number, the PC and that no tile, Shared record, memory or capacity
 // changed. Illegal encodings are written as raw `.half`/`.word` data.

@@ -1,6 +1,6 @@
 // Block builder: header placement, duplicate and ordering rules, completion
 // order, zero-mask no-op, retry and post-commit trap. Each test names the AVS
-// point (block-frontend.md §10) whose intent it ports; every fault path checks
+// point (docs/avs/) whose intent it ports; every fault path checks
 // the fault code, the trap number, the PC and that no tile, capacity or block
 // state changed.
 #include <gtest/gtest.h>
@@ -257,7 +257,7 @@ TEST_F(BlockBuilderTest, CubeBlockWithUnloadedSourcesFaultsAtItsStop) {
   EXPECT_EQ(allocated_local_tiles(), 0u);
 }
 
-// §5.5 body entry: a header command after a body instruction raises BundleControl.
+// Body entry: a header command after a body instruction raises BundleControl.
 TEST_F(BlockBuilderTest, HeaderAfterBodyRejected) {
   const frontend::Halt halt =
       expect_trap("  BSTART.TLOAD U32\n  addi zero, 1, ->a0\n  B.DIM zero, 8, ->LB0\n",
@@ -266,7 +266,7 @@ TEST_F(BlockBuilderTest, HeaderAfterBodyRejected) {
   EXPECT_TRUE(halt.block.body_active);
 }
 
-// §5.5 option: with BodyEntry::Never the ASL literal accepts the command.
+// Body-entry option: with BodyEntry::Never the ASL literal accepts the command.
 TEST(BlockBuilderOption, BodyNeverEnteredAcceptsLateHeader) {
   engine::ModelConfig config;
   config.block.body_entry = block_builder::BodyEntry::Never;

@@ -98,7 +98,7 @@ TEST_F(CliTest, VectorsRejectsAMalformedLineWithItsPlace) {
 
 TEST_F(CliTest, AssembleDisassembleReassembleGivesIdenticalBytes) {
   const std::string source = write("block.s",
-                                   "# TMATMUL FP16, M=16 (block-frontend.md 7.8)\n"
+                                   "# TMATMUL FP16, M=16 (docs/state-model.md 7.8)\n"
                                    "start:\n"
                                    "  BSTART.TMATMUL FP16\n"
                                    "  B.FPATR None, None, 0, 0, 0, 0, 0, 0, 0, 0\n"

@@ -253,7 +253,7 @@ TEST(CubeAvsPort, block_bound_bstart_tmatmul_dimensions_001) {
   bind_tiles(block, {kM}, {a, b}, 1);
   expect_fault_without_effect(core, block, FaultCode::TileLegality);
   // K = 3 is no power of two, but Local-only blocks have no such rule
-  // (block-frontend §11.6): with CUBE operands it computes. The point's
+  // (docs/avs/): with CUBE operands it computes. The point's
   // operands are row-major, and those reject.
   block.dims[0] = {true, 1};
   EXPECT_EQ(run_ok(core, block).at(0, 0), 18u);

@@ -1,6 +1,6 @@
 // Ports of the AVS value points for the CUBE starts and the core dispatch
-// (block-frontend.md §10), plus the hardware-profile evidence vectors of
-// numerics.md §3.3 and the CScale examples of spec-delta.md §5.1. Each test
+// (docs/avs/), plus the hardware-profile evidence vectors of
+// docs/numerics.md and the CScale examples of docs/spec-choices.md Each test
 // names the AVS ID it ports; expected values are the points' own.
 #include "cube_fixture.hpp"
 

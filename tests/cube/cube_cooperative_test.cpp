@@ -1,4 +1,4 @@
-// Cooperative Shared TMATMUL (0.58.5, spec-delta.md §4): group_M split over
+// Cooperative Shared TMATMUL (0.58.5, docs/spec-choices.md): group_M split over
 // the four PEs, each PE's D checked against the row slices of one
 // single-PE oracle computation; TransA/TransB; readiness; zero-row PEs.
 #include "cube/row_split.hpp"

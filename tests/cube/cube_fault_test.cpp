@@ -1,4 +1,4 @@
-// Every CUBE preflight fault (block-frontend.md §6, §8): the code, the trap
+// Every CUBE preflight fault (docs/cube.md "Preflight order"): the code, the trap
 // number, a reason naming the failing check, and no state change: tiles,
 // capacity, numeric flags. Test names carry the AVS ID whose intent they port.
 #include <functional>
@@ -60,7 +60,7 @@ const FaultCase kCases[] = {
        s.block.datr.data_type = 0;
        s.block.datr.pad = 0;
      }},
-    {"B.DATR DTYPE_NONE (block-frontend §11.4)", FaultCode::TileLegality,
+    {"B.DATR DTYPE_NONE (docs/avs/)", FaultCode::TileLegality,
      [](Scene& s) {
        s.block.datr.present = true;
        s.block.datr.data_type = 31;

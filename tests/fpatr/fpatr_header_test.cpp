@@ -74,7 +74,7 @@ TEST_F(FpatrHeader, block_decode_b_fpatr_transpose_011) {
 
 TEST_F(FpatrHeader, block_fault_b_fpatr_transpose_rsvd_012) {
   // Bit 10 stays reserved. e599a3d3 reserves bit 9 too; 0.58.5 makes it
-  // CScaleEn (spec-delta §5.1), so there it latches.
+  // CScaleEn (docs/spec-choices.md), so there it latches.
   expect_rejected(kFpatr | 1u << 10, FaultCode::IllegalInstruction);
   const arch::FpAttributes fp = latch(kFpatr | 1u << 9);
   EXPECT_TRUE(fp.valid);

@@ -106,7 +106,8 @@ TEST(FpatrRtl, EveryPostVectorOfTheIntegerFamilyGivesTheVectorsBitsAndFlags) {
       const DataType acc = *numeric::data_type_from_name(f["acc"]);
       arch::FpAttributes fp;
       fp.valid = true;
-      fp.word = fpatr_word(std::stoul(f["mode"]), std::stoul(f["relu"]));
+      fp.word = fpatr_word(static_cast<unsigned>(std::stoul(f["mode"])),
+                           static_cast<unsigned>(std::stoul(f["relu"])));
       auto unit =
           PostProcessUnit::configure(fp, datr(rmode_code(f["rmode"]), f["sat"] == "1"), acc);
       ASSERT_TRUE(unit.ok()) << unit.fault().reason;

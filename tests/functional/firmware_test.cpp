@@ -33,7 +33,7 @@ std::uint8_t random_e5m2(std::mt19937& random) {
   }
 }
 
-// A hardware-profile MX lane (research/numerics.md §3.3): the decoded value
+// A hardware-profile MX lane (docs/numerics.md): the decoded value
 // times its E8M0 scale, rounded once to FP32; the dot then takes one FMA per
 // term in K order.
 float scaled_lane(double value, std::uint8_t scale) {
@@ -134,7 +134,7 @@ TEST_F(FirmwareTest, MxGemmBias) {
 }
 
 // firmware/s8_gemm_req8_relu_rowmax: exact integer dot products (wrapping to
-// S32), REQ8 per research/numerics.md §4.5: ReLU zeroes the multiplier of a
+// S32), REQ8 per docs/numerics.md: ReLU zeroes the multiplier of a
 // negative accumulator, RNE to an integer clamped to S9, plus the offset,
 // saturated to S8; RowMax from the raw accumulator.
 TEST_F(FirmwareTest, S8GemmReq8ReluRowmax) {

@@ -1,5 +1,5 @@
 // The test oracles' own decoders of the narrow input encodings (written from
-// research/numerics.md §1, independent of modules/numeric).
+// docs/numerics.md, independent of modules/numeric).
 #pragma once
 
 #include <cmath>
@@ -27,7 +27,7 @@ inline double e8m0_value(std::uint8_t code) {
   return std::ldexp(1.0, code - 127);
 }
 
-// A HiF4X2 lane (E1M2 with subnormals, research/spec-delta.md §5.2): sign in
+// A HiF4X2 lane (E1M2 with subnormals, docs/spec-choices.md): sign in
 // bit 3, magnitude by the three low bits.
 inline double hif4_value(unsigned nibble) {
   static constexpr double kMagnitude[8] = {0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75};
@@ -35,7 +35,7 @@ inline double hif4_value(unsigned nibble) {
   return (nibble & 8) ? -magnitude : magnitude;
 }
 
-// The scale of lane q (0..63) of a HiF4 group-64 U32 scale word (§5.2): the
+// The scale of lane q (0..63) of a HiF4 group-64 U32 scale word (docs/spec-choices.md): the
 // E6M2 base in bits 7:0, (1 + m/4) * 2^(e - 48) with e = bits 7:2, m = bits
 // 1:0 (the callers never pass the NaN base 0xFF), times 2^(E1_8[q/8] +
 // E1_16[q/4]) from bits 8 + q/8 and 16 + q/4.

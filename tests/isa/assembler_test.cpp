@@ -27,7 +27,7 @@ std::vector<std::uint32_t> words32(const AssemblyResult& r) {
 }
 
 TEST(Assembler, WorkedTmatmulBlockGivesTheDocumentedWords) {
-  // research/block-frontend.md §7.8.
+  // docs/state-model.md
   const auto r = assemble(R"(
     BSTART.TMATMUL FP16
     B.FPATR None, None, 0, 0, 0, 0, 0, 0, 0, 0
@@ -56,7 +56,7 @@ TEST(Assembler, FpatrWordsForReluAndConversions) {
 }
 
 TEST(Assembler, FirmwareExampleWordsFromTheResearchNotes) {
-  // research/state-fabric-firmware.md §3.7.
+  // docs/state-model.md
   const auto r = assemble(R"(
     BSTART.TLOAD FP16
     B.DATR ND2M16, DTYPE_NONE, Zero, EQ, NONE, 0, 0

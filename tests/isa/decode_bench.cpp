@@ -47,8 +47,8 @@ void BM_DecodeRandomForms(benchmark::State& state) {
 }
 BENCHMARK(BM_DecodeRandomForms);
 
-// The instruction stream of the firmware example in research/state-fabric-firmware.md
-// §3.7 (load A, load B, TMATMUL, store D, halt), as a fetch loop sees it.
+// The instruction stream of the firmware example in docs/state-model.md
+// (load A, load B, TMATMUL, store D, halt), as a fetch loop sees it.
 std::vector<Word> firmware_words() {
   const std::vector<Word> program{
       {0x0100059d000e, 48}, {0x0200061d000e, 48}, {0x0300069d000e, 48}, {0x04000715, 32},

@@ -114,7 +114,7 @@ TEST(Overlay0585, IosSharedTileIdHasSixBits) {
 }
 
 TEST(Decode, WorkedTmatmulBlock) {
-  // research/block-frontend.md §7.8
+  // docs/state-model.md
   const std::vector<std::tuple<std::uint64_t, std::string, std::string, std::int64_t>> words{
       {0x20031181, "BSTART.TMATMUL", "DataType", 4},
       {0x00002023, "B.FPATR", "PreQuantMode", 0},

@@ -599,7 +599,7 @@ TEST(CodecE6M2, EveryCode) {
 }
 
 TEST(CodecHiF4Scale, AdjacentGroupingOfTheIncrementBits) {
-  // Base 0xC0 = 1.0, E1_8[0] = 1, E1_16[0] = 1 (spec-delta.md §5.2).
+  // Base 0xC0 = 1.0, E1_8[0] = 1, E1_16[0] = 1 (docs/spec-choices.md).
   for (unsigned q = 0; q < 64; ++q) {
     SCOPED_TRACE(q);
     EXPECT_VALUE(hif4_scale(0x000101C0, q), q < 4 ? 4.0 : q < 8 ? 2.0 : 1.0);

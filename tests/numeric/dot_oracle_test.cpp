@@ -1,6 +1,6 @@
 // Dot kernels against the independent oracles of dot_test_support.hpp (a
 // spec-order std::fmaf loop; a plain uint64 loop for pto-v0), and the
-// hardware-profile evidence vectors (numerics.md §3.3, HW-MATRIX-*, HW-MX-*).
+// hardware-profile evidence vectors (docs/numerics.md, HW-MATRIX-*, HW-MX-*).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -193,7 +193,7 @@ TEST(DotOracle, EveryMxPairBothProfiles) {
   }
 }
 
-// Integer accumulators wrap modulo 2^32 (numerics.md §7 item 8).
+// Integer accumulators wrap modulo 2^32 (docs/numerics.md).
 TEST(DotOracle, IntegerAccumulatorWraps) {
   Problem p;
   p.a = Matrix{DataType::S16, 1, 3, {0x8000, 0x8000, 0x8000}};  // -32768
@@ -217,7 +217,7 @@ TEST(DotOracle, S4X2LaneCarriersPerProfile) {
   EXPECT_EQ(run(p), std::vector<std::uint32_t>{30u});
 }
 
-// --- CScale (spec-delta.md §5.1) ---
+// --- CScale (docs/spec-choices.md) ---
 
 TEST(DotCScale, SpecExamples) {
   EXPECT_EQ(cscale(0x41400000, 2).bits, 0x40400000u);  // 12.0 x 2^-2 = 3.0

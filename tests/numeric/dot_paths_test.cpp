@@ -139,7 +139,7 @@ constexpr std::uint32_t kMinSub = 0x00000001;
 constexpr std::uint32_t kMax = 0x7F7FFFFF;
 
 // One row of A against one column of B per case: the special cases of
-// numerics.md §3.3 with their exact results.
+// docs/numerics.md with their exact results.
 TEST(DotSpecials, IeeeCasesOfTheHardwareProfile) {
   struct Case {
     const char* what;
@@ -461,7 +461,7 @@ TEST(DotLayouts, PackedLanesUseNibbleOrder) {
 // infinity, a quiet and a signalling NaN, with the exact FP32 value each
 // decodes to (binary16 per IEEE 754; BF16 is the upper half of an FP32). A
 // product with 1.0 added to the +0 initial value is that value exactly, a NaN
-// the canonical NaN and -0 becomes +0 (numerics.md §3.3). Integer elements
+// the canonical NaN and -0 becomes +0 (docs/numerics.md). Integer elements
 // (8- and 16-bit, and 4-bit lanes packed two to a byte) give their value as a
 // 32-bit two's-complement accumulator word.
 struct Extreme {

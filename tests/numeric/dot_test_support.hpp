@@ -1,6 +1,6 @@
 // Shared by the dot-kernel tests: problems as logical raw matrices, random
 // and special operands, and the independent oracles (written here from the
-// definitions in numerics.md §3, not from the production code).
+// definitions in docs/numerics.md, not from the production code).
 #pragma once
 
 #include <cmath>

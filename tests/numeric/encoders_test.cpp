@@ -92,18 +92,18 @@ TEST(ReferenceFP8Encoding, DerivedRows) {
   // DV-HIF8-TIE-RNE: 1.5 * 2^-16 ties 0x07 / 0x7E; the even code wins, UF.
   EXPECT_EQ(reference_fp8_encoding(Dyadic{false, 3, -17}, DataType::HiF8, ctl(RoundingMode::RNE)),
             (Encoded{0x7E, 0x18}));
-  // numerics.md §7.3: 448.5 overflows E4M3 (decided before rounding).
+  // docs/numerics.md: 448.5 overflows E4M3 (decided before rounding).
   EXPECT_EQ(reference_fp8_encoding(Dyadic{false, 897, -1}, DataType::E4M3, ctl(RoundingMode::RNE)),
             (Encoded{0x7F, 0x14}));
   EXPECT_EQ(
       reference_fp8_encoding(Dyadic{true, 897, -1}, DataType::E4M3, ctl(RoundingMode::RNE, true)),
       (Encoded{0xFE, 0x14}));
-  // §7.4: a negative value rounding to zero is +0 in FP8.
+  // A negative value rounding to zero is +0 in FP8.
   EXPECT_EQ(reference_fp8_encoding(Dyadic{true, 1, -12}, DataType::E4M3, ctl(RoundingMode::RNE)),
             (Encoded{0x00, 0x18}));
 }
 
-// §7.1 / §7.2 discriminators for the binary16 and FP32 encoders.
+// Tininess-before-rounding and overflow discriminators for the binary16 and FP32 encoders.
 TEST(ReferenceBinary16Encoding, TininessAndDirectedOverflow) {
   // DV-TININESS-FP16: rounds up to the minimum normal, still UF|NX.
   EXPECT_EQ(reference_binary16_encoding(fp32(0x387FF800), DataType::FP16, ctl(RoundingMode::RNE)),

@@ -42,7 +42,7 @@ TEST(FP19, FromFP32) {
   EXPECT_EQ(fp32_to_fp19(0x7F7FFFFF), 0x3FC00u);  // carries into +inf
 }
 
-// MQ-PARAM-1, MQ-PARAM-SHIFT and the §4.3 example words.
+// MQ-PARAM-1, MQ-PARAM-SHIFT and the spec's example words.
 TEST(QuantParameter, AvsPackRows) {
   EXPECT_EQ(pack_quant_parameter(0x1FC00, -1, 9), 0x00003FE03F800000u);
   EXPECT_EQ(quant_offset(0x00003FE03F800000u, 9), -1);

@@ -408,7 +408,7 @@ TEST(MatrixReduction, FloatingRules) {
   EXPECT_EQ(reduction_step(f, 0xC0000000, 0xBF800000, false), (Encoded{0xBF800000, 0}));
   EXPECT_EQ(reduction_step(f, 0xC0000000, 0xBF800000, true), (Encoded{0x40000000, 0}));
   EXPECT_EQ(reduction_step(f, 0xFF800000, 0x7F7FFFFF, true), (Encoded{0x7F800000, 0}));
-  // A one-column row publishes the raw word, NaN payload and all (§7.9).
+  // A one-column row publishes the raw word, NaN payload and all.
   const std::uint32_t nan[] = {0xFFA00000};
   EXPECT_EQ(row_max(f, nan, 1, false, nullptr), (Encoded{0xFFA00000, 0}));
   EXPECT_EQ(row_max(f, nan, 1, true, nullptr), (Encoded{0x7FC00000, 0x01}));

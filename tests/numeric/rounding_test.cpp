@@ -74,7 +74,7 @@ TEST(FloatingToInteger, NoneIsRejected) {
   }
 }
 
-// numerics.md §2.1: B.DATR RMode codes and spellings.
+// docs/numerics.md: B.DATR RMode codes and spellings.
 TEST(RoundingSelector, NamesAndCodes) {
   const char* names[] = {"NONE", "RNE", "RTZ", "RDN", "RUP", "RNA", "RTO", "RHB"};
   for (unsigned code = 0; code < 8; ++code) {
@@ -96,7 +96,7 @@ TEST(RoundingSelector, NamesAndCodes) {
   }
 }
 
-// numerics.md §2.3: CORE_STATE[36:32] low to high NV DZ OF UF NX.
+// docs/numerics.md: CORE_STATE[36:32] low to high NV DZ OF UF NX.
 TEST(StatusFlags, BitPositions) {
   EXPECT_EQ(kFlagNV, 0x01);
   EXPECT_EQ(kFlagDZ, 0x02);

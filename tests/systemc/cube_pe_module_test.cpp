@@ -68,6 +68,7 @@ struct Sent {
   tlm::tlm_generic_payload payload;
   explicit Sent(const arch::BlockDescriptor& block) {
     transaction.block = &block;
+    transaction.mnemonic = "TMATMUL";  // the builder names the block (block_builder/block_name.hpp)
     sc_common::prepare_block_payload(payload, transaction);
   }
   ~Sent() { payload.clear_extension(&transaction); }

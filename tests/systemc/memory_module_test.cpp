@@ -46,7 +46,7 @@ TEST(MemoryModule, WritesAndReadsWithTheAccessLatency) {
   EXPECT_EQ(transport(tlm::TLM_READ_COMMAND, kBase + 8, in, 4, delay), tlm::TLM_OK_RESPONSE);
   EXPECT_EQ(std::vector<std::uint8_t>(in, in + 4), std::vector<std::uint8_t>(out, out + 4));
   EXPECT_EQ(delay, sc_core::sc_time(4, sc_core::SC_NS));
-  EXPECT_EQ(*harness().memory.storage().load(kBase + 8, 4), 0x04030201u);
+  EXPECT_EQ(*harness().memory.semantics().load(kBase + 8, 4), 0x04030201u);
 }
 
 TEST(MemoryModule, RejectsAccessesOutsideTheRam) {
@@ -67,7 +67,7 @@ TEST(MemoryModule, GrantsDmiOverTheWholeRam) {
   EXPECT_TRUE(dmi.is_read_write_allowed());
   EXPECT_EQ(dmi.get_start_address(), kBase);
   EXPECT_EQ(dmi.get_end_address(), kBase + kSize - 1);
-  EXPECT_EQ(dmi.get_dmi_ptr(), harness().memory.storage().direct(kBase, kSize));
+  EXPECT_EQ(dmi.get_dmi_ptr(), harness().memory.semantics().direct(kBase, kSize));
 }
 
 TEST(MemoryModule, DebugPortCopiesWithoutTime) {

@@ -20,7 +20,7 @@ TEST(CubeLatency, MatchesHandComputedCycles) {
   EXPECT_EQ(timing.cube_cycles(0, 128, 16, DataType::FP16), 0u);  // a PE without rows
 }
 
-// The CostModel's two TMATMUL cases profiled on hardware (anchors.md §1.3, M x K x N).
+// The CostModel's two TMATMUL cases profiled on hardware (docs/platform.md "Latency defaults", M x K x N).
 TEST(CubeLatency, ReproducesTheProfiledCostModelCases) {
   const TimingConfig timing;
   EXPECT_EQ(timing.cube_cycles(40, 50, 60, DataType::FP16), 54u);     // 6 + 3 * 4 * 4

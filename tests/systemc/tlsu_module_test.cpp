@@ -25,7 +25,7 @@ struct Harness : sc_core::sc_module {
   sc_common::UnitInitiatorSocket<Harness> socket{"socket"};
   memory::MemoryModule memory{"memory", 0, 0x10000, timing.cycles(1)};
   fabric::FabricModule fabric{"fabric", timing, log};
-  TlsuModule tlsu{"tlsu", memory.storage(), local, fabric.semantics(), timing, log};
+  TlsuModule tlsu{"tlsu", memory.semantics(), local, fabric.semantics(), timing, log};
   explicit Harness(const sc_core::sc_module_name& name) : sc_module(name) {
     socket.bind(tlsu.block_socket);
     tlsu.memory_socket.bind(memory.socket);
@@ -76,7 +76,7 @@ sc_common::BlockTransaction send(const arch::BlockDescriptor& block, sc_core::sc
 TEST(TlsuModule, LoadsATileThroughDmiInLatencyPlusBandwidth) {
   Harness& h = harness();
   for (std::uint32_t i = 0; i < 4 * 64; ++i)
-    ASSERT_FALSE(h.memory.storage().store(0x1000 + 4 * i, 4, 0xA000 + i));
+    ASSERT_FALSE(h.memory.semantics().store(0x1000 + 4 * i, 4, 0xA000 + i));
   const arch::BlockDescriptor block = tload(0x1000);
   const sc_common::BlockTransaction answer = send(block, ns(10));
   ASSERT_FALSE(answer.fault) << answer.fault->describe();

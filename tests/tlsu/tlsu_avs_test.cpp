@@ -1,5 +1,5 @@
 // Ports of the block/execution TLSU AVS points (BSTART.TLOAD, BSTART.TSTORE,
-// BSTART.TMOV; block-frontend.md §10) as assembled programs on the functional
+// BSTART.TMOV; docs/avs/) as assembled programs on the functional
 // model. Each test names the AVS ID it mirrors; every fault checks the fault
 // code, the trap number, the PC and that no tile, Shared record, memory or
 // capacity changed.

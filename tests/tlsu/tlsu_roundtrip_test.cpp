@@ -114,7 +114,7 @@ TEST(TlsuRoundTrip, CubeLayoutsMatchIndependentStorageIndices) {
       for (unsigned pe = 0; pe < 4; ++pe) {
         for (unsigned r = 0; r < info.rows; ++r) {
           for (unsigned c = 0; c < info.columns; ++c) {
-            // Independent slot: CELL order and inner order per §1.6.
+            // Independent slot: CELL order and inner order per docs/state-model.md "Tiles".
             unsigned slot = 0;
             if (code.layout == arch::Layout::CubeN8) {
               slot = ((c / 8) * info.cube_k_repeat + r / cell_rows) * cell_rows * 8 +

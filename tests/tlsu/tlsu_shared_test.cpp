@@ -1,4 +1,4 @@
-// TLSU/Shared points (block-frontend.md §10, dispatch/shared-tlsu and
+// TLSU/Shared points (docs/avs/, dispatch/shared-tlsu and
 // BSTART.TMOV): per-PE quarters, publication, BROADCAST/EXTRACT, GMOV.
 #include <gtest/gtest.h>
 

@@ -15,12 +15,20 @@ using ::testing::Not;
 
 VectorKindRegistry sum_kind() {
   VectorKindRegistry registry;
-  registry["sum"] = VectorKind{"sum", {"a", "b"}, {"out"}, [](const VectorInputs& in) {
+  registry["sum"] = VectorKind{"sum",
+                               {"a", "b"},
+                               {"out"},
+                               [](const VectorInputs& in) {
                                  return VectorOutputs{{"out", hex(in.u64("a") + in.u64("b"))}};
-                               }};
-  registry["neg"] = VectorKind{"neg", {"a"}, {"out"}, [](const VectorInputs& in) {
+                               },
+                               {}};
+  registry["neg"] = VectorKind{"neg",
+                               {"a"},
+                               {"out"},
+                               [](const VectorInputs& in) {
                                  return VectorOutputs{{"out", std::to_string(-in.i64("a"))}};
-                               }};
+                               },
+                               {}};
   return registry;
 }
 
