@@ -18,10 +18,11 @@ import unittest
 
 SOURCE = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SHARED = os.environ.get("PTOVP_SHARED_DIR", os.path.join(SOURCE, "..", "shared"))
-CATALOG_DIR = os.path.join(SHARED, "spec-data", "catalog")
+SPEC_DATA = os.path.join(SHARED, "spec-data")
 PIN = os.path.join(SOURCE, "modules", "isa", "generated", "catalogs.sha256")
 OUTPUTS = {"isa_tables.cpp": os.path.join(SOURCE, "modules", "isa", "generated"),
-           "arch_tables.hpp": os.path.join(SOURCE, "modules", "arch", "generated")}
+           "arch_tables.hpp": os.path.join(SOURCE, "modules", "arch", "generated"),
+           "data_types.hpp": os.path.join(SOURCE, "modules", "numeric", "generated")}
 
 
 def sha256_of(path):
@@ -50,21 +51,21 @@ class GeneratedTablesTest(unittest.TestCase):
                              "run scripts/gen_isa_tables.py, never edit the tables by hand")
 
     def test_the_pin_names_every_catalog(self):
-        self.assertEqual(len(read_pin()["catalog"]), 5)
+        self.assertEqual(len(read_pin()["catalog"]), 6)
 
-    @unittest.skipUnless(os.path.isdir(CATALOG_DIR), "no spec catalogs beside the repository")
+    @unittest.skipUnless(os.path.isdir(SPEC_DATA), "no spec catalogs beside the repository")
     def test_the_live_catalogs_have_their_pinned_hash(self):
         for name, digest in read_pin()["catalog"].items():
-            self.assertEqual(sha256_of(os.path.join(CATALOG_DIR, name)), digest,
+            self.assertEqual(sha256_of(os.path.join(SPEC_DATA, name)), digest,
                              f"{name} changed since the tables were generated: "
                              "run scripts/gen_isa_tables.py")
 
-    @unittest.skipUnless(os.path.isdir(CATALOG_DIR), "no spec catalogs beside the repository")
+    @unittest.skipUnless(os.path.isdir(SPEC_DATA), "no spec catalogs beside the repository")
     def test_a_fresh_run_reproduces_the_checked_in_files(self):
         with tempfile.TemporaryDirectory(prefix="ptovp-gen-") as out:
             subprocess.run([sys.executable, os.path.join(SOURCE, "scripts", "gen_isa_tables.py"),
-                            "--spec-data", os.path.join(SHARED, "spec-data"), "--out", out,
-                            "--arch-out", out], check=True)
+                            "--spec-data", SPEC_DATA, "--out", out, "--arch-out", out,
+                            "--numeric-out", out], check=True)
             for name, folder in OUTPUTS.items() | {("catalogs.sha256", os.path.dirname(PIN))}:
                 with open(os.path.join(out, name), "rb") as fresh, \
                         open(os.path.join(folder, name), "rb") as checked_in:
