@@ -429,8 +429,42 @@ class Scratch:
             targets.add(executable.name)
         return sorted(targets)
 
-    def test(self, timeout: float, label: str | None = None,
-             first_build: list[str] | None = None) -> tuple[list[str], list[str], bool]:
+    def unaffected_tests(self, path: str) -> list[str]:
+        """The tests that cannot see a mutant of the source `path`: their
+        executable is built here and neither it nor anything it depends on
+        (`ninja -t inputs`, which follows add_dependencies, so a test that
+        starts ptovp depends on ptovp's objects) is made from `path`. They
+        are not relinked, so they would run exactly as in the baseline."""
+        if not hasattr(self, "inputs"):
+            self.inputs: dict[str, list[str] | None] = {}
+            command = ["ctest", "--test-dir", str(self.build), "-N", "--show-only=json-v1",
+                       "-LE", EXCLUDED_LABELS]
+            status, output, _ = run(command, self.source, 600)
+            tests = json.loads(output[output.index("{"):]).get("tests", []) if status == 0 \
+                else []
+            objects: dict[Path, list[str] | None] = {}
+            for test in tests:
+                executable = Path(test.get("command", [""])[0])
+                if self.build not in executable.parents:
+                    self.inputs[test["name"]] = None
+                    continue
+                if executable not in objects:
+                    status, listed, _ = run(["ninja", "-C", str(self.build), "-t", "inputs",
+                                             str(executable.relative_to(self.build))],
+                                            self.source, 600)
+                    objects[executable] = [line for line in listed.splitlines()
+                                           if line.endswith(".o")] if status == 0 else None
+                self.inputs[test["name"]] = objects[executable]
+
+        def made_from(line: str) -> bool:  # DIR/CMakeFiles/TARGET.dir/SOURCE.o, DIR/SOURCE == path
+            match = OBJECT.fullmatch(line)
+            return match is not None and f"{match[1]}/{match[2]}" == path
+
+        return sorted(test for test, lines in self.inputs.items()
+                      if lines is not None and not any(made_from(line) for line in lines))
+
+    def test(self, timeout: float, label: str | None = None, first_build: list[str] | None = None,
+             unaffected: list[str] | None = None) -> tuple[list[str], list[str], bool]:
         """Runs the suite and the vector replay on a mutant; returns the failed
         tests, the timed-out tests and whether everything built. The tests
         most likely to fail run first and the run stops at the first failure:
@@ -441,12 +475,14 @@ class Scratch:
         confirmed at once (confirm_timeouts), so a hang costs one limit, not
         one per part."""
         slow = getattr(self, "slow", [])
+        skip = set(unaffected or [])
+        quick_skip, slow_names = sorted(skip | set(slow)), sorted(set(slow) - skip)
         stages = []
         if label:
-            stages += [("label", dict(label=label, skip=slow)),
-                       ("label", dict(label=label, names=slow))]
-        stages += [("vectors", {}), ("rest", dict(outside=label, skip=slow)),
-                   ("rest", dict(outside=label, names=slow))]
+            stages += [("label", dict(label=label, skip=quick_skip)),
+                       ("label", dict(label=label, names=slow_names))]
+        stages += [("vectors", {}), ("rest", dict(outside=label, skip=quick_skip)),
+                   ("rest", dict(outside=label, names=slow_names))]
         built = None
         for kind, selection in stages:
             if kind == "label" and built is None:
@@ -487,6 +523,9 @@ class Scratch:
             if failed or late:
                 return failed, late
         return [], []
+
+
+OBJECT = re.compile(r"(.*)/CMakeFiles/[^/]+\.dir/(.*)\.o")
 
 
 def exact(names: list[str]) -> str:
@@ -695,7 +734,8 @@ def main() -> int:
                 label = label_of(mutant.path)
                 if label not in targets:
                     targets[label] = scratch.label_targets(label)
-                failed, timed_out, compiled = scratch.test(args.timeout, label, targets[label])
+                failed, timed_out, compiled = scratch.test(
+                    args.timeout, label, targets[label], scratch.unaffected_tests(mutant.path))
                 if not compiled:
                     result["status"] = "uncompilable"
                 else:

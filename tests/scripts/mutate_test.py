@@ -117,6 +117,10 @@ class Staging(unittest.TestCase):
         self.assertEqual(mutate.label_of("platform/config/platform_config.cpp"), "platform")
         self.assertEqual(mutate.label_of("platform/cli/options.cpp"), "cli")
 
+    def test_an_object_names_its_source(self):
+        match = mutate.OBJECT.fullmatch("platform/CMakeFiles/ptovp_debug.dir/debug/gdb_server.cpp.o")
+        self.assertEqual(f"{match[1]}/{match[2]}", "platform/debug/gdb_server.cpp")
+
     def test_test_names_are_matched_exactly(self):
         pattern = mutate.exact(["A.b", "C.d_1"])
         self.assertEqual(pattern, r"^(A\.b|C\.d_1)$")
