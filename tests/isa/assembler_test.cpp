@@ -233,6 +233,16 @@ TEST(AssemblerErrors, ACaretPointsAtAnUndefinedNameInASharedSource) {
   EXPECT_EQ(r.diagnostics[1].column, 9u);
 }
 
+TEST(AssemblerErrors, TheRlHalfOfAqrlIsPlacedAfterTheAq) {
+  // `aqrl` is the two flags aq and rl (docs/assembly.md); a second rl is
+  // reported at the `r` of `aqrl`, two columns after its `a` (0-based 19).
+  const auto r = assemble("  B.CATR trap, rl, aqrl\n");
+  ASSERT_EQ(r.diagnostics.size(), 1u) << all_errors(r);
+  EXPECT_NE(r.diagnostics[0].message.find("unexpected operand 'rl'"), std::string::npos)
+      << r.diagnostics[0].message;
+  EXPECT_EQ(r.diagnostics[0].column, 21u);
+}
+
 TEST(AssemblerErrors, RecursiveIncludeAndDuplicateLabel) {
   Assembler a(kDefaultRelease, [](const std::string& path) -> std::optional<std::string> {
     if (path == "a.s") return std::string("x: BSTOP\nx: BSTOP\n.include \"b.s\"\n");
@@ -259,9 +269,10 @@ TEST(Images, ElfRoundTripKeepsSectionsSymbolsAndEntry) {
   EXPECT_EQ(back.symbol_at(16), "v");
   EXPECT_EQ(back.entry, 0u);
   const auto listing = disassemble(back, Decoder::for_release());
-  EXPECT_EQ(listing.format(back),
-            "  .globl _start\n_start:\n  BSTOP                                 # 00000000: 00000001\n"
-            "loop:\n  C.BSTOP                               # 00000004: 0000\n");
+  EXPECT_EQ(
+      listing.format(back),
+      "  .globl _start\n_start:\n  BSTOP                                 # 00000000: 00000001\n"
+      "loop:\n  C.BSTOP                               # 00000004: 0000\n");
 }
 
 // .address places a section (the listing's sections keep their addresses);

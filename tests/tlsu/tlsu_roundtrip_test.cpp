@@ -242,5 +242,29 @@ TEST(TlsuRoundTrip, TmovCopiesEveryPePayload) {
   EXPECT_TRUE(core.local.at(16).contents_defined());
 }
 
+// BSTART.TMOV takes an optional B.DATR Layout (docs/block/execution/
+// BSTART.TMOV.md): an explicit NORM (code 0) is the omitted default, so the
+// copy is the same as without B.DATR.
+TEST(TlsuRoundTrip, TmovWithAnExplicitNormDatrCopiesAsWithout) {
+  Core core;
+  core.fill(0, 0x1000, 9);
+  BlockDescriptor load = block(TlsuFunction::TLoad, DataType::FP16);
+  dims(load, 8, 4, 8);
+  destination(load, 0, 1);
+  ASSERT_FALSE(core.run(load));
+  BlockDescriptor copy = block(TlsuFunction::TMov, DataType::FP16);
+  datr(copy, 0);
+  source(copy, 0, arch::kAllPes, 1, 1);
+  const auto fault = core.run(copy);
+  ASSERT_FALSE(fault) << fault->reason;
+  ASSERT_TRUE(core.tlsu.last_destination());
+  const auto copied = *core.tlsu.last_destination();
+  EXPECT_EQ(core.local.at(copied).info(), core.local.at(0).info());
+  for (unsigned pe = 0; pe < 4; ++pe) {
+    EXPECT_TRUE(std::equal(core.local.at(0).payload(pe), core.local.at(0).payload(pe) + 128,
+                           core.local.at(copied).payload(pe)));
+  }
+}
+
 }  // namespace
 }  // namespace ptovp::tlsu::test
