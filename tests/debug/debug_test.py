@@ -19,6 +19,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -494,6 +495,62 @@ class Gdb(DebugCase):
             self.assertIn("interrupted by SIGINT", err.read())
 
 
+    def test_a_second_client_interrupts_the_attached_one(self):
+        """GDB remote protocol by hand: a client that continued gets the
+        SIGINT stop reply (T02) when a second client connects, so it is never
+        left waiting while the run pauses for the newcomer."""
+        image = self.assemble_text(SPIN, "spin")
+        for engine in ENGINES:
+            process, err, port = self.start(image, engine, "--max-instructions", "0")
+            try:
+                first = RspClient(port)
+                self.assertTrue(first.request("?").startswith("T"))
+                first.send("c")
+                time.sleep(0.3)
+                second = socket.create_connection(("127.0.0.1", port), timeout=30)
+                self.assertEqual(first.reply()[:3], "T02", engine)
+                second.close()
+                first.close()
+            finally:
+                process.kill()
+                process.wait(timeout=60)
+                err.close()
+
+
+class RspClient:
+    """The GDB remote serial protocol's packets: $data#checksum, each
+    acknowledged with +."""
+
+    def __init__(self, port):
+        self.socket = socket.create_connection(("127.0.0.1", port), timeout=30)
+        self.pending = b""
+
+    def send(self, data):
+        checksum = sum(data.encode()) % 256
+        self.socket.sendall(f"${data}#{checksum:02x}".encode())
+
+    def reply(self):
+        while True:
+            start = self.pending.find(b"$")
+            end = self.pending.find(b"#", start + 1) if start >= 0 else -1
+            if start >= 0 and end >= 0 and len(self.pending) >= end + 3:
+                data = self.pending[start + 1:end].decode()
+                self.pending = self.pending[end + 3:]
+                self.socket.sendall(b"+")
+                return data
+            chunk = self.socket.recv(4096)
+            if not chunk:
+                raise ConnectionError("the stub closed the connection")
+            self.pending += chunk
+
+    def request(self, data):
+        self.send(data)
+        return self.reply()
+
+    def close(self):
+        self.socket.close()
+
+
 class Lldb(Gdb):
     """One batch LLDB session per test and engine (`gdb-remote`): LLDB takes
     the register roles and names from the stub's target description."""
@@ -502,6 +559,8 @@ class Lldb(Gdb):
         DebugCase.setUp(self)
         if shutil.which("lldb") is None:
             self.skipTest("lldb is not installed (scripts/setup.sh)")
+
+    test_a_second_client_interrupts_the_attached_one = None  # no client program: once, in Gdb
 
     CLIENT = ["lldb", "--no-lldbinit", "--batch"]
     ATTACH = "gdb-remote 127.0.0.1:{port}"
