@@ -387,13 +387,10 @@ class Scratch:
             failed.append("ctest (status %d)" % status)
         return failed, timed_out
 
-    def batched(self, timeout: float, label: str | None = None, outside: str | None = None,
-                skip: list[str] | None = None) -> tuple[list[str], list[str]]:
-        """Like ctest(stop=True) for quick tests, but each GoogleTest
-        executable runs once with all its selected tests (--gtest_filter)
-        instead of once per test: the same tests and assertions, without a
-        process start per test. Other tests go through ctest. Returns the
-        failed and the timed-out tests, stopping at the first failure."""
+    def select(self, label: str | None = None, outside: str | None = None,
+               skip: list[str] | None = None) -> tuple[dict, list[str]] | None:
+        """The tests ctest would run, as GoogleTest executables (place ->
+        gtest name -> test name) and the other tests; None if ctest fails."""
         excluded = EXCLUDED_LABELS + (f"|^{outside}$" if outside else "")
         command = ["ctest", "--test-dir", str(self.build), "-N", "--show-only=json-v1",
                    "-LE", excluded]
@@ -406,40 +403,67 @@ class Scratch:
             command += ["-E", "|".join(skipped)]
         status, output, _ = run(command, self.source, 600)
         if status != 0:
-            return self.ctest(timeout, label=label, outside=outside, skip=skip, stop=True)
-        groups: dict[tuple[str, str], dict[str, str]] = {}  # (exe, dir) -> gtest name -> test
+            return None
+        groups: dict[tuple[str, str], dict[str, str]] = {}
         others = []
+        unbatchable = getattr(self, "unbatchable", set())
         for test in json.loads(output[output.index("{"):]).get("tests", []):
             arguments = test.get("command", [])
             properties = {p["name"]: p["value"] for p in test.get("properties", [])}
             if (len(arguments) >= 2 and arguments[1].startswith("--gtest_filter=")
-                    and not properties.get("WILL_FAIL")):
+                    and not properties.get("WILL_FAIL") and arguments[0] not in unbatchable):
                 place = (arguments[0], properties.get("WORKING_DIRECTORY", str(self.build)))
                 groups.setdefault(place, {})[arguments[1].split("=", 1)[1]] = test["name"]
             else:
                 others.append(test["name"])
+        return groups, others
+
+    def run_group(self, timeout: float, place: tuple[str, str],
+                  tests: dict[str, str]) -> tuple[list[str], list[str]]:
+        """Runs the GoogleTest tests `tests` of one executable in one process."""
         costs = getattr(self, "costs", {})
+        wall = timeout + 10 * sum(costs.get(name, 1.0) for name in tests.values())
+        status, output, _ = run([place[0], "--gtest_filter=" + ":".join(tests),
+                                 "--gtest_also_run_disabled_tests"], Path(place[1]), wall)
+        started = re.findall(r"^\[ RUN      \] (\S+)$", output, re.M)
+        ended = set(re.findall(r"^\[ +(?:OK|FAILED|SKIPPED) +\] (\S+) \(", output, re.M))
+        unfinished = [tests.get(name, name) for name in started if name not in ended]
+        if status == -1:
+            return [], unfinished or [Path(place[0]).name]
+        failed = sorted({tests.get(name, name)
+                         for name in re.findall(r"^\[  FAILED  \] (\S+) \(", output, re.M)})
+        if status != 0 and not failed:  # a crash
+            failed = unfinished or [Path(place[0]).name + f" (status {status})"]
+        return failed, []
 
-        def run_group(place, tests):
-            wall = timeout + 10 * sum(costs.get(name, 1.0) for name in tests.values())
-            status, output, _ = run([place[0], "--gtest_filter=" + ":".join(tests),
-                                     "--gtest_also_run_disabled_tests"], Path(place[1]),
-                                    wall)
-            started = re.findall(r"^\[ RUN      \] (\S+)$", output, re.M)
-            ended = set(re.findall(r"^\[ +(?:OK|FAILED|SKIPPED) +\] (\S+) \(", output, re.M))
-            unfinished = [tests.get(name, name) for name in started if name not in ended]
-            if status == -1:
-                return [], unfinished or [Path(place[0]).name]
-            failed = sorted({tests.get(name, name) for name in
-                             re.findall(r"^\[  FAILED  \] (\S+) \(", output, re.M)})
-            if status != 0 and not failed:  # a crash
-                failed = unfinished or [Path(place[0]).name + f" (status {status})"]
-            return failed, []
+    def find_unbatchable(self, timeout: float) -> None:
+        """The executables whose tests do not all pass in one process
+        unmutated (SystemC tests share one simulation): their tests keep a
+        process each."""
+        self.unbatchable: set[str] = set()
+        selected = self.select(skip=getattr(self, "slow", []))
+        for place, tests in (selected[0] if selected else {}).items():
+            failed, late = self.run_group(timeout, place, tests)
+            if failed or late:
+                self.unbatchable.add(place[0])
 
+    def batched(self, timeout: float, label: str | None = None, outside: str | None = None,
+                skip: list[str] | None = None) -> tuple[list[str], list[str]]:
+        """Like ctest(stop=True) for quick tests, but each GoogleTest
+        executable that passes so unmutated runs once with all its selected
+        tests (--gtest_filter) instead of once per test: the same tests and
+        assertions, without a process start per test. Other tests go through
+        ctest. Returns the failed and the timed-out tests, stopping at the
+        first failure."""
+        selected = self.select(label, outside, skip)
+        if selected is None:
+            return self.ctest(timeout, label=label, outside=outside, skip=skip, stop=True)
+        groups, others = selected
         failed: list[str] = []
         timed_out: list[str] = []
         with concurrent.futures.ThreadPoolExecutor(self.jobs) as pool:
-            pending = [pool.submit(run_group, place, tests) for place, tests in groups.items()]
+            pending = [pool.submit(self.run_group, timeout, place, tests)
+                       for place, tests in groups.items()]
             for future in concurrent.futures.as_completed(pending):
                 more_failed, late = future.result()
                 failed += more_failed
@@ -481,6 +505,7 @@ class Scratch:
         self.slow = [name for name, cost in self.costs.items() if cost >= SLOW_TEST_SECONDS]
         # Any one ctest run of a mutant gets three times the whole baseline.
         self.budget = max(300.0, 3 * seconds)
+        self.find_unbatchable(timeout)
         return failed + more_failed, timed_out + more_timed_out, seconds
 
     def label_targets(self, label: str) -> list[str] | None:
