@@ -4,8 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <fstream>
+#include <memory>
 #include <optional>
 #include <ostream>
+#include <string>
 
 #include "devices/mmio_device.hpp"
 #include "devices/test_finisher.hpp"
@@ -13,9 +16,16 @@
 
 namespace ptovp::devices {
 
+// The uart.output value that keeps the UART on the run's stdout.
+inline constexpr const char* kUartToStdout = "stdout";
+
 class LinxVirt {
  public:
-  LinxVirt(std::ostream& uart_out, std::ostream& report);
+  // The UART writes to `uart_out` when `uart_output` is "stdout", else to
+  // that file (created or truncated; std::invalid_argument naming the
+  // uart.output key when it cannot be opened).
+  LinxVirt(std::ostream& uart_out, std::ostream& report,
+           const std::string& uart_output = kUartToStdout);
   LinxVirt(const LinxVirt&) = delete;
   LinxVirt& operator=(const LinxVirt&) = delete;
 
@@ -24,6 +34,7 @@ class LinxVirt {
   TestFinisher& finisher() { return finisher_; }
 
  private:
+  std::unique_ptr<std::ofstream> file_;  // the uart.output file, if one
   VirtUart uart_;
   TestFinisher finisher_;
   DeviceMap map_;

@@ -117,6 +117,7 @@ const std::vector<ChoiceKey>& choice_keys() {
 }
 
 constexpr std::string_view kProfileKey = "numeric.profile";
+constexpr std::string_view kUartOutputKey = "uart.output";
 
 // The CUBE knobs' keys and values, from CubeConfig::describe() ("key = value" lines).
 std::vector<std::pair<std::string, std::string>> cube_knobs(const cube::CubeConfig& cube) {
@@ -171,6 +172,11 @@ std::optional<std::string> PlatformConfig::set(std::string_view key, std::string
     }
     return fmt::format("{}: unknown value '{}' (one of: {})", key, value,
                        fmt::join(choice.values, ", "));
+  }
+  if (key == kUartOutputKey) {
+    if (value.empty()) return fmt::format("{}: expected stdout or a file path", key);
+    model.uart_output = std::string(value);
+    return std::nullopt;
   }
   // The numeric profile is the model's and the CUBE unit's.
   if (key == kProfileKey) {
@@ -245,6 +251,7 @@ json PlatformConfig::to_json() const {
     document[std::string(key.substr(0, dot))][std::string(key.substr(dot + 1))] = std::move(value);
   };
   put(kProfileKey, std::string(numeric::profile_name(model.profile)));
+  put(kUartOutputKey, model.uart_output);
   for (const NumberKey& number : number_keys())
     put(number.key, number.field(copy));
   for (const ChoiceKey& choice : choice_keys())

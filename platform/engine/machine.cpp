@@ -12,10 +12,11 @@ constexpr unsigned kStackPointer = 1;
 }  // namespace
 
 std::unique_ptr<devices::LinxVirt> attach_machine_devices(Machine machine,
+                                                          const std::string& uart_output,
                                                           frontend::FrontEnd& front_end,
                                                           std::ostream& out, std::ostream& err) {
   if (machine != Machine::LinxVirt) return nullptr;
-  auto devices = std::make_unique<devices::LinxVirt>(out, err);
+  auto devices = std::make_unique<devices::LinxVirt>(out, err, uart_output);
   front_end.attach_devices(&devices->map());
   return devices;
 }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <ostream>
+#include <string>
 
 #include "arch/arch_state.hpp"
 #include "devices/linx_virt.hpp"
@@ -16,8 +17,10 @@ namespace ptovp::engine {
 
 enum class Machine : std::uint8_t { Bare, LinxVirt };
 
-// The machine's devices, attached to the front end (nullptr for Bare).
+// The machine's devices, attached to the front end (nullptr for Bare); the
+// UART writes to `out` or the uart.output file (devices::LinxVirt).
 std::unique_ptr<devices::LinxVirt> attach_machine_devices(Machine machine,
+                                                          const std::string& uart_output,
                                                           frontend::FrontEnd& front_end,
                                                           std::ostream& out, std::ostream& err);
 // After loading: LinxVirt seeds sp on every PE as QEMU does.

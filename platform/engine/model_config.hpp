@@ -30,6 +30,7 @@ struct ModelConfig {
   block_builder::BlockRules block;  // block.body_entry, block.implicit_end
   frontend::FrontEndOptions front_end;
   Machine machine = Machine::Bare;
+  std::string uart_output = devices::kUartToStdout;            // uart.output: "stdout" or a file
   fpatr::BackendKind fpatr_backend = fpatr::BackendKind::Cpp;  // fpatr.backend
 };
 

@@ -57,7 +57,8 @@ FunctionalModel::FunctionalModel(engine::ModelConfig config, std::ostream& out, 
               {}},
           config.block),
       front_end_(state_, memory_, builder_, out, err, config.front_end),
-      devices_(engine::attach_machine_devices(config.machine, front_end_, out, err)) {
+      devices_(engine::attach_machine_devices(config.machine, config.uart_output, front_end_, out,
+                                              err)) {
   cube_.use_fpatr_backend(*fpatr_);
   builder_.set_trace_listener([this](std::uint64_t pc, bool end) { mark_region(pc, end); });
 }

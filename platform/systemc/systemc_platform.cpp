@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
 
-#include "frontend/stall_halt.hpp"
 #include "engine/image_loading.hpp"
+#include "frontend/stall_halt.hpp"
 
 namespace ptovp::systemc {
 
@@ -45,8 +45,10 @@ SystemCPlatform::SystemCPlatform(const sc_core::sc_module_name& name,
            }),
       fpatr_backend_(fpatr::make_backend(config_.model.fpatr_backend)),
       fpatr_("fpatr", *fpatr_backend_, config_.timing, log_) {
-  devices_ =
-      engine::attach_machine_devices(config_.model.machine, front_end_.semantics(), out, err);
+  if (config_.model.machine == engine::Machine::LinxVirt) {
+    devices_ = std::make_unique<LinxVirtModule>("linx_virt", out, err, config_.model.uart_output);
+    front_end_.semantics().attach_devices(&devices_->map());
+  }
   tlm::tlm_global_quantum::instance().set(config_.timing.quantum());
   builder_.set_issue_clock([this] { return front_end_.current_time(); });
   builder_.semantics().set_trace_listener(
@@ -93,10 +95,9 @@ arch::MaybeFault SystemCPlatform::read_bytes(std::uint64_t address, std::uint8_t
 }
 
 arch::MaybeFault SystemCPlatform::load(const isa::ProgramImage& image) {
-  if (auto failed =
-          engine::load_sections(image, [this](std::uint64_t address, const auto& bytes) {
-            return load_bytes(address, bytes);
-          })) {
+  if (auto failed = engine::load_sections(image, [this](std::uint64_t address, const auto& bytes) {
+        return load_bytes(address, bytes);
+      })) {
     return failed;
   }
   state_.pc = image.entry;

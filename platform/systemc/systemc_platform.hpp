@@ -22,14 +22,15 @@
 #include "block_builder/block_builder_module.hpp"
 #include "config/platform_config.hpp"
 #include "cube/cube_pe_module.hpp"
+#include "engine/model_config.hpp"
+#include "engine/state_dump.hpp"
 #include "fabric/fabric_module.hpp"
 #include "fpatr/fpatr_module.hpp"
 #include "frontend/front_end_module.hpp"
-#include "engine/model_config.hpp"
-#include "engine/state_dump.hpp"
 #include "isa/program_image.hpp"
 #include "memory/memory_module.hpp"
 #include "sc_common/activity_log.hpp"
+#include "systemc/linx_virt_module.hpp"
 #include "tlsu/tlsu_module.hpp"
 
 namespace ptovp::systemc {
@@ -90,7 +91,7 @@ class SystemCPlatform : public sc_core::sc_module {
   fabric::FabricModule fabric_;
   block_builder::BlockBuilderModule builder_;
   frontend::FrontEndModule front_end_;
-  std::unique_ptr<devices::LinxVirt> devices_;  // the machine's devices (platform.machine)
+  std::unique_ptr<LinxVirtModule> devices_;  // the machine's devices (platform.machine)
   tlsu::TlsuModule tlsu_;
   cube::CubeUnit cube_;
   sc_core::sc_vector<cube::CubePeModule> pes_;

@@ -164,6 +164,21 @@ TEST_F(CliTest, LinxVirtDevicesPrintSeedSpAndFinish) {
   }
   // Without the machine the UART store faults outside the RAM.
   EXPECT_NE(run("run " + path("pass.elf")).status, 0);
+  // uart.output sends the UART to a file instead of stdout.
+  for (const char* engine : {"functional", "systemc"}) {
+    const std::string file = path(std::string("uart-") + engine + ".txt");
+    const Result result = run("run " + path("pass.elf") + " --engine " + engine +
+                              " --set platform.machine=linx-virt --set uart.output=" + file);
+    EXPECT_EQ(result.status, 0) << engine << ": " << result.output;
+    EXPECT_THAT(result.output, ::testing::Not(HasSubstr("hi11")));
+    const std::vector<char> written = bytes(file);
+    EXPECT_EQ(std::string(written.begin(), written.end()), "hi11") << engine;
+    const Result unwritable = run(
+        "run " + path("pass.elf") + " --engine " + engine +
+        " --set platform.machine=linx-virt --set uart.output=" + path("no-such-dir") + "/uart.txt");
+    EXPECT_EQ(unwritable.status, 2) << engine << ": " << unwritable.output;
+    EXPECT_THAT(unwritable.output, HasSubstr("uart.output: cannot write"));
+  }
 }
 
 // block.implicit_end on both engines: by default the DIRECT block ended by
