@@ -53,20 +53,26 @@ std::optional<std::string> retired(const std::string& mnemonic,
   return std::nullopt;
 }
 
-// `BSTART.SFU TSORT, FP16`: the tile operation's Mode and Function.
-bool expand_tile_operation(const std::string& mnemonic, std::vector<std::string>& operands) {
+// `BSTART.SFU TSORT, FP16`: the tile operation's Mode and Function. A name
+// that no tile operation of the catalog has is an error.
+std::optional<std::string> expand_tile_operation(const std::string& mnemonic,
+                                                 std::vector<std::string>& operands,
+                                                 bool& changed) {
   if ((mnemonic != "BSTART.SFU" && mnemonic != "BSTART.VEC" && mnemonic != "BSTART.TEPL") ||
       operands.size() != 2) {
-    return false;
+    return std::nullopt;
   }
   for (const TileOperationInfo& op : tile_operations()) {
     if (op.command_mnemonic == "BSTART.TEPL" && op.mode >= 0 &&
         equals_ignoring_case(op.name, operands[0])) {
       operands = {std::to_string(op.mode), std::to_string(op.function), operands[1]};
-      return true;
+      changed = true;
+      return std::nullopt;
     }
   }
-  return false;
+  return fmt::format(
+      "{}: '{}' is not a tile operation of the 0.58.5 catalog; write {} Mode, Function, DataType",
+      mnemonic, operands[0], mnemonic);
 }
 
 // `B.DATR ND2NZ.normal, FP16, Max, cmode5, rmode6, sat, canonicalize`.
@@ -141,8 +147,8 @@ std::optional<std::string> rewrite_linx_spelling(DialectLine& line, const Mnemon
   std::string mnemonic = to_upper(line.mnemonic);
   std::vector<std::string> operands = operand_list(line.operands);
   if (auto error = retired(mnemonic, operands)) return error;
-  bool changed =
-      rewrite_block_start(mnemonic, operands) || expand_tile_operation(mnemonic, operands);
+  bool changed = rewrite_block_start(mnemonic, operands);
+  if (auto error = expand_tile_operation(mnemonic, operands, changed)) return error;
   if (mnemonic == "B.DATR") {
     expand_datr_keywords(operands);
     changed = true;

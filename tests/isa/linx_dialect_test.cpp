@@ -163,6 +163,10 @@ back:   C.BSTOP
   const auto lines = disassemble(r.image, Decoder::for_release()).instructions;
   ASSERT_GE(lines.size(), 4u);
   EXPECT_EQ(lines[3].text, "HL.CASW.aqrl a0, a1, a2, ->a3");
+  // A tile operation the 0.58.5 catalog does not have (LinxISA's TPERMUTE).
+  EXPECT_EQ(first_error("BSTART.SFU TPERMUTE, FP16\n"),
+            "BSTART.SFU: 'TPERMUTE' is not a tile operation of the 0.58.5 catalog; write "
+            "BSTART.SFU Mode, Function, DataType");
 }
 
 TEST(LinxDialect, DirectivesOfCompilerOutput) {
