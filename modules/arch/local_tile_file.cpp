@@ -4,13 +4,13 @@
 
 #include <fmt/format.h>
 
+#include "isa/operand_names.hpp"
 #include "numeric/pooled_memory.hpp"
 
 namespace ptovp::arch {
 
 namespace {
 
-constexpr const char* kHandNames = "TUMN";
 // One huge page: the tile storage of typical programs (docs/performance.md).
 constexpr std::size_t kPrefaultedTileStorage = std::size_t{2} << 20;
 
@@ -39,14 +39,28 @@ Expected<unsigned> LocalTileFile::resolve_source(unsigned code) const {
   const unsigned position = code % kHandSize;
   if (naming_ == TileNaming::Queue) {
     if (position < order_[hand].size()) return order_[hand][position];
-    return make_fault(FaultCode::TileLegality,
-                      fmt::format("source {}#{} (code {}) names no live tile: hand holds {}",
-                                  kHandNames[hand], position + 1, code, order_[hand].size()));
+    return make_fault(
+        FaultCode::TileLegality,
+        fmt::format("source {} names no live tile: hand {} holds {}", isa::tile_source_name(code),
+                    isa::tile_hand_letter(hand), order_[hand].size()));
   }
   const unsigned index = code % kLocalTileCount;
   if (tiles_[index].allocated()) return index;
   return make_fault(FaultCode::TileLegality,
-                    fmt::format("source tile {} (code {}) is not allocated", index, code));
+                    fmt::format("source tile {} is not allocated", isa::tile_source_name(index)));
+}
+
+std::string LocalTileFile::source_name(unsigned index) const {
+  const unsigned hand = (index / kHandSize) & 3;
+  if (naming_ == TileNaming::Queue) {
+    const auto& queue = order_[hand];
+    const auto found = std::find(queue.begin(), queue.end(), index);
+    if (found != queue.end()) {
+      return isa::tile_source_name(hand * kHandSize + static_cast<unsigned>(found - queue.begin()));
+    }
+    return fmt::format("{}{} (not in the queue)", isa::tile_hand_letter(hand), index % kHandSize);
+  }
+  return isa::tile_source_name(index);
 }
 
 Expected<AllocationPlan> LocalTileFile::plan(unsigned hand, std::uint8_t mask,
@@ -67,7 +81,7 @@ Expected<AllocationPlan> LocalTileFile::plan(unsigned hand, std::uint8_t mask,
   if (!found) {
     return make_fault(FaultCode::TileAllocation,
                       fmt::format("hand {} has no free register (all {} allocated)",
-                                  kHandNames[hand], kHandSize));
+                                  isa::tile_hand_letter(hand), kHandSize));
   }
   // The retiring register's charge is freed by the same allocation.
   const LocalTile* retiring = result.retires ? &tiles_[*result.retires] : nullptr;

@@ -45,6 +45,9 @@ class LocalTileFile {
   // The register a 6-bit source code names, or TileLegality naming the code
   // when it names nothing allocated.
   Expected<unsigned> resolve_source(unsigned code) const;
+  // The source name firmware uses for register `index` now, as the assembler
+  // spells it ("N#1"); under queue naming its queue position, else its code.
+  std::string source_name(unsigned index) const;
 
   // Where a destination of `mask` x `capacity_bytes` in `hand` would go.
   // `limit` is TILE_CAPACITY: the per-PE Local pool (Pools) or the core total

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cube/matrix_function.hpp"
+#include "isa/operand_names.hpp"
 
 namespace ptovp::cube {
 
@@ -164,9 +165,10 @@ CubeOutcome BlockCheck::types() {
   const auto b_type = numeric::data_type_from_code(b_code);
   if (!a_type || !b_type) {
     return illegal(
-        fmt::format("{}: AType code {} / BType code {} is not a tile data type "
+        fmt::format("{}: AType {} / BType {} is not a tile data type "
                     "(B.DATR DTYPE_NONE is not legal in a CUBE block)",
-                    op_, block_.data_type, b_code));
+                    op_, isa::code_name(isa::NameTable::DataTypeOrNone, block_.data_type),
+                    isa::code_name(isa::NameTable::DataTypeOrNone, b_code)));
   }
   if (!function_->types_legal(*a_type, *b_type, config_.tgemv_hif4x2 == Acceptance::Accept)) {
     return illegal(fmt::format("{} does not accept the input pair A {} x B {}", op_,
@@ -269,10 +271,11 @@ CubeOutcome BlockCheck::attributes() {
   if (datr.present) {
     const bool pad_ok = datr.pad == 0 || config_.cctrl == Cctrl::On;
     if (datr.layout != 0 || !pad_ok || datr.cmode != 0 || datr.canonicalize) {
-      return illegal(
-          fmt::format("B.DATR in a CUBE block: Layout={} PadValueOrByteId={} CMode={} "
-                      "Canonicalize={} must be 0",
-                      datr.layout, datr.pad, datr.cmode, datr.canonicalize ? 1 : 0));
+      return illegal(fmt::format(
+          "B.DATR in a CUBE block: Layout={} PadValueOrByteId={} CMode={} "
+          "Canonicalize={} must be NORM, 0, EQ, 0",
+          isa::code_name(isa::NameTable::Layout, datr.layout), datr.pad,
+          isa::code_name(isa::NameTable::CMode, datr.cmode), datr.canonicalize ? 1 : 0));
     }
     const bool raw = (datr.pad & 1u) != 0;
     const bool c_hint = (datr.pad & 2u) != 0;
@@ -468,7 +471,8 @@ CubeOutcome BlockCheck::check_local(const LocalRule& rule, unsigned index) const
     return illegal(fmt::format(
         "{} {} source tile {} is {} on PEs {}{}; it must be a defined {} {} {}x{}{} on PEs "
         "{}{}",
-        op_, name(rule.role), index, info.describe(), mask_string(tile.allocation_mask()),
+        op_, name(rule.role), local_.source_name(index), info.describe(),
+        mask_string(tile.allocation_mask()),
         tile.contents_defined() ? "" : " with undefined elements", numeric::name(rule.type),
         rule.m_layout ? fmt::format("{} (holding {} rows)", arch::name(rule.layout), rule.rows)
                       : std::string(arch::name(rule.layout)),
@@ -482,7 +486,7 @@ CubeOutcome BlockCheck::check_local(const LocalRule& rule, unsigned index) const
     return illegal(fmt::format(
         "{} {} source tile {} is CUBE_M32 with {} rows; mx.local_scale_rows = <=32 allows one "
         "32-row block",
-        op_, name(rule.role), index, info.valid_rows));
+        op_, name(rule.role), local_.source_name(index), info.valid_rows));
   }
   if (config_.hif4_nan_base == Hif4NanBase::Fault && rule.type == DataType::U32) {
     const std::uint8_t* payloads[arch::kPeCount] = {};
@@ -493,7 +497,7 @@ CubeOutcome BlockCheck::check_local(const LocalRule& rule, unsigned index) const
       return illegal(
           fmt::format("{} tile {} holds a HiF4 scale word with base 0xFF "
                       "(mx.hif4_nan_base = fault)",
-                      name(rule.role), index));
+                      name(rule.role), local_.source_name(index)));
     }
   }
   return {};
@@ -536,7 +540,8 @@ CubeOutcome BlockCheck::destinations() {
   // Step 11: C's raw selector against D's DstTile hand (PTO-CUBE-ACCUMULATOR-OUTPUT-001).
   if (plan_.acc && codes_[0] == dest0.destination_hand) {
     return illegal(fmt::format("{}: C's source selector {} equals D's DstTile hand {}", op_,
-                               codes_[0], dest0.destination_hand));
+                               isa::tile_source_name(codes_[0]),
+                               isa::tile_hand_letter(dest0.destination_hand)));
   }
   // Step 12: D's layout.
   Layout d_layout = a_layout_;

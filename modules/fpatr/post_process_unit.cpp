@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "isa/operand_names.hpp"
 #include "numeric/error.hpp"
 
 namespace ptovp::fpatr {
@@ -42,8 +43,10 @@ Expected<PostProcessUnit> PostProcessUnit::configure(const arch::FpAttributes& f
     return illegal(fmt::format(
         "B.FPATR PreQuantMode {} ReluMode {} with a {} accumulator and "
         "B.DATR RMode {} Sat {}: {}",
-        fpatr.pre_quant_mode(), fpatr.relu_mode(), numeric::name(accumulator),
-        datr.present ? datr.rmode : 0, datr.present && datr.saturating ? 1 : 0, error.what()));
+        isa::code_name(isa::NameTable::PreQuantMode, fpatr.pre_quant_mode()),
+        isa::code_name(isa::NameTable::ReluMode, fpatr.relu_mode()), numeric::name(accumulator),
+        isa::code_name(isa::NameTable::RoundingMode, datr.present ? datr.rmode : 0),
+        datr.present && datr.saturating ? 1 : 0, error.what()));
   }
 }
 
@@ -84,8 +87,10 @@ MaybeFault PostProcessUnit::check_scalar_words(const arch::BlockDescriptor& bloc
         numeric::decode_activation_parameter(words[relu_slot()]);
       }
     } catch (const numeric::IllegalFieldValue& error) {
-      return illegal(fmt::format("B.IOR parameter of PE{} for PreQuantMode {} ReluMode {}: {}", pe,
-                                 fpatr_.pre_quant_mode(), fpatr_.relu_mode(), error.what()));
+      return illegal(
+          fmt::format("B.IOR parameter of PE{} for PreQuantMode {} ReluMode {}: {}", pe,
+                      isa::code_name(isa::NameTable::PreQuantMode, fpatr_.pre_quant_mode()),
+                      isa::code_name(isa::NameTable::ReluMode, fpatr_.relu_mode()), error.what()));
     }
   }
   return std::nullopt;
@@ -117,7 +122,8 @@ MaybeFault PostProcessUnit::check_sources(const arch::LocalTileFile& tiles, cons
       return illegal(fmt::format(
           "{} source tile {} is {} on PEs {}{}; it must be a defined {} RowMajor {}x{} tile in "
           "location Any on PEs {}",
-          e.role, indices[i], info.describe(), arch::mask_string(tile.allocation_mask()),
+          e.role, tiles.source_name(indices[i]), info.describe(),
+          arch::mask_string(tile.allocation_mask()),
           tile.contents_defined() ? "" : " with undefined elements", numeric::name(e.type), e.rows,
           e.cols, arch::mask_string(mask)));
     }
@@ -134,8 +140,8 @@ MaybeFault PostProcessUnit::check_sources(const arch::LocalTileFile& tiles, cons
             numeric::decode_activation_parameter(word);
           }
         } catch (const numeric::IllegalFieldValue& error) {
-          return illegal(fmt::format("{} tile {} column {} on PE{}: {}", e.role, indices[i], col,
-                                     pe, error.what()));
+          return illegal(fmt::format("{} tile {} column {} on PE{}: {}", e.role,
+                                     tiles.source_name(indices[i]), col, pe, error.what()));
         }
       }
     }

@@ -137,6 +137,11 @@ std::optional<std::string_view> name_of(NameTable table, std::int64_t code) {
   return std::nullopt;
 }
 
+std::string code_name(NameTable table, std::int64_t code) {
+  if (const auto name = name_of(table, code)) return std::string(*name);
+  return std::to_string(code);
+}
+
 std::optional<std::int64_t> code_of(NameTable table, std::string_view name) {
   for (const NamedCode& entry : entries(table)) {
     if (equals_ignoring_case(entry.name, name)) return entry.code;

@@ -28,6 +28,9 @@ enum class NameTable : std::uint8_t {
 std::optional<NameTable> name_table(std::string_view id);
 // The canonical name of a code, or nullopt when the code has none.
 std::optional<std::string_view> name_of(NameTable table, std::int64_t code);
+// A code as the assembler spells it, for messages: "ND2M16", "DTYPE_NONE", or
+// the decimal code when it has no name.
+std::string code_name(NameTable table, std::int64_t code);
 // A code by name or alias, case-insensitive.
 std::optional<std::int64_t> code_of(NameTable table, std::string_view name);
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "isa/operand_names.hpp"
+
 namespace ptovp::tlsu {
 
 using arch::FaultCode;
@@ -27,10 +29,8 @@ bool ordinary_code(unsigned code) {
     case 20:
     case 27:
     case 28:
-    case 30:
-      return true;
-    default:
-      return false;
+    case 30: return true;
+    default: return false;
   }
 }
 
@@ -66,23 +66,28 @@ arch::MaybeFault check_datr(const arch::BlockDescriptor& block, DatrUse use) {
   }
   if (datr.cmode != 0 || datr.rmode != 0 || datr.saturating || datr.canonicalize) {
     return illegal(
-        fmt::format("B.DATR CMode={} RMode={} Sat={} Canonicalize={} must be 0 in a "
+        fmt::format("B.DATR CMode={} RMode={} Sat={} Canonicalize={} must be EQ, NONE, 0, 0 in a "
                     "TLSU block",
-                    datr.cmode, datr.rmode, datr.saturating, datr.canonicalize));
+                    isa::code_name(isa::NameTable::CMode, datr.cmode),
+                    isa::code_name(isa::NameTable::RoundingMode, datr.rmode),
+                    datr.saturating ? 1 : 0, datr.canonicalize ? 1 : 0));
   }
   if (datr.data_type != arch::kDataTypeNoneCode) {
-    return illegal(
-        fmt::format("B.DATR DataType {} must be DTYPE_NONE (31) in a TLSU block", datr.data_type));
+    return illegal(fmt::format("B.DATR DataType {} must be DTYPE_NONE in a TLSU block",
+                               isa::code_name(isa::NameTable::DataTypeOrNone, datr.data_type)));
   }
   const unsigned code = datr.layout;
   const bool code_ok = (use == DatrUse::OrdinaryLayout && ordinary_code(code)) ||
                        (use == DatrUse::NoLayout && code == 0) ||
                        (use == DatrUse::CubeLoad && is_cube_load_code(code)) ||
                        (use == DatrUse::CubeStore && is_cube_store_code(code));
-  if (!code_ok) return illegal(fmt::format("B.DATR Layout code {} is not legal here", code));
+  if (!code_ok) {
+    return illegal(fmt::format("B.DATR Layout {} is not legal here",
+                               isa::code_name(isa::NameTable::Layout, code)));
+  }
   if (!cube && datr.pad != 0) {
-    return illegal(
-        fmt::format("B.DATR PadValue {} must be Zero outside CUBE conversions", datr.pad));
+    return illegal(fmt::format("B.DATR PadValue {} must be Zero outside CUBE conversions",
+                               isa::code_name(isa::NameTable::PadValue, datr.pad)));
   }
   return std::nullopt;
 }
@@ -91,33 +96,27 @@ arch::Layout tile_layout(const arch::BlockDescriptor& block) {
   switch (block.datr.present ? block.datr.layout : 0u) {
     case 1:
     case 18:
-    case 28:
-      return arch::Layout::ColumnMajor;
+    case 28: return arch::Layout::ColumnMajor;
     case 3:
     case 8:
-    case 30:
-      return arch::Layout::ZN;
+    case 30: return arch::Layout::ZN;
     case 4:
     case 9:
-    case 20:
-      return arch::Layout::NZ;
+    case 20: return arch::Layout::NZ;
     case 21:
-    case 24:
-      return arch::Layout::CubeM32;
+    case 24: return arch::Layout::CubeM32;
     case 22:
-    case 25:
-      return arch::Layout::CubeM16;
+    case 25: return arch::Layout::CubeM16;
     case 23:
-    case 26:
-      return arch::Layout::CubeN8;
-    default:
-      return arch::Layout::RowMajor;  // NORM, DN2ND, ZN2ND, NZ2ND
+    case 26: return arch::Layout::CubeN8;
+    default: return arch::Layout::RowMajor;  // NORM, DN2ND, ZN2ND, NZ2ND
   }
 }
 
 arch::Expected<arch::DataType> transfer_type(const arch::BlockDescriptor& block) {
   if (auto type = numeric::data_type_from_code(block.data_type)) return *type;
-  return illegal(fmt::format("BSTART DataType {} is not a tile data type", block.data_type));
+  return illegal(fmt::format("BSTART DataType {} is not a tile data type",
+                             isa::code_name(isa::NameTable::DataTypeOrNone, block.data_type)));
 }
 
 PeAccesses accesses(const arch::BlockDescriptor& block, std::uint64_t dense_stride) {

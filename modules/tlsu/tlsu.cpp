@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "isa/operand_names.hpp"
 #include "tlsu/block_schema.hpp"
 #include "tlsu/footprint.hpp"
 
@@ -80,11 +81,12 @@ Expected<unsigned> defined_source(const arch::LocalTileFile& local, unsigned cod
   const LocalTile& tile = local.at(*index);
   if ((tile.allocation_mask() & mask) != mask) {
     return illegal(fmt::format("source tile {} is allocated on PEs {}, the block mask is {}",
-                               *index, mask_string(tile.allocation_mask()), mask_string(mask)));
+                               local.source_name(*index), mask_string(tile.allocation_mask()),
+                               mask_string(mask)));
   }
   if (!tile.contents_defined()) {
-    return illegal(fmt::format("source tile {} ({}) has undefined valid elements", *index,
-                               tile.info().describe()));
+    return illegal(fmt::format("source tile {} ({}) has undefined valid elements",
+                               local.source_name(*index), tile.info().describe()));
   }
   return *index;
 }
@@ -303,8 +305,9 @@ MaybeFault Tlsu::store_local(const BlockDescriptor& block) {
   const LocalTile& source = local_.at(*index);
   const TileInfo& held = source.info();
   if (held.data_type != *type) {
-    return illegal(fmt::format("source tile {} holds {}, BSTART.TSTORE names {}", *index,
-                               numeric::name(held.data_type), numeric::name(*type)));
+    return illegal(fmt::format("source tile {} holds {}, BSTART.TSTORE names {}",
+                               local_.source_name(*index), numeric::name(held.data_type),
+                               numeric::name(*type)));
   }
   PTOVP_TRY_VALUE(lb0, dimension(block, 0));
   PTOVP_TRY_VALUE(lb1, dimension(block, 1));
@@ -318,14 +321,14 @@ MaybeFault Tlsu::store_local(const BlockDescriptor& block) {
     if (held.layout != tile_layout(block) || held.location != arch::Location::Matrix ||
         **lb0 != held.valid_columns || **lb1 != held.valid_rows) {
       return illegal(fmt::format("CUBE TSTORE of {} {}x{} does not match source tile {} ({})",
-                                 arch::name(tile_layout(block)), **lb1, **lb0, *index,
-                                 held.describe()));
+                                 arch::name(tile_layout(block)), **lb1, **lb0,
+                                 local_.source_name(*index), held.describe()));
     }
     dense = arch::dense_row_stride(**lb0, *type);
   } else {
     if (arch::is_cube(held.layout)) {
-      return illegal(fmt::format("source tile {} is {}; store it with a CUBE layout code", *index,
-                                 arch::name(held.layout)));
+      return illegal(fmt::format("source tile {} is {}; store it with a CUBE layout code",
+                                 local_.source_name(*index), arch::name(held.layout)));
     }
     view.valid_columns = value_or(*lb0, held.valid_columns);
     view.valid_rows = value_or(*lb1, held.valid_rows);
@@ -333,8 +336,8 @@ MaybeFault Tlsu::store_local(const BlockDescriptor& block) {
     if (view.valid_columns > held.valid_columns || view.valid_rows > held.valid_rows ||
         view.valid_columns > cols) {
       return illegal(fmt::format("TSTORE {}x{} (Col {}) does not fit source tile {} ({})",
-                                 view.valid_rows, view.valid_columns, cols, *index,
-                                 held.describe()));
+                                 view.valid_rows, view.valid_columns, cols,
+                                 local_.source_name(*index), held.describe()));
     }
     dense = arch::dense_row_stride(cols, *type);
   }
@@ -430,8 +433,9 @@ MaybeFault Tlsu::copy_local(const BlockDescriptor& block) {
   const TileInfo& held = source.info();
   if (block.data_type != arch::kDataTypeNoneCode &&
       block.data_type != numeric::code(held.data_type)) {
-    return illegal(fmt::format("TMOV DataType {} differs from source tile {} ({})", block.data_type,
-                               *index, held.describe()));
+    return illegal(fmt::format("TMOV DataType {} differs from source tile {} ({})",
+                               isa::code_name(isa::NameTable::DataTypeOrNone, block.data_type),
+                               local_.source_name(*index), held.describe()));
   }
   PTOVP_TRY_VALUE(lb0, dimension(block, 0));
   PTOVP_TRY_VALUE(lb1, dimension(block, 1));
@@ -439,8 +443,8 @@ MaybeFault Tlsu::copy_local(const BlockDescriptor& block) {
   if (value_or(*lb0, held.valid_columns) != held.valid_columns ||
       value_or(*lb1, held.valid_rows) != held.valid_rows ||
       value_or(*lb2, held.columns) != held.columns) {
-    return illegal(
-        fmt::format("TMOV dimensions differ from source tile {} ({})", *index, held.describe()));
+    return illegal(fmt::format("TMOV dimensions differ from source tile {} ({})",
+                               local_.source_name(*index), held.describe()));
   }
   TileInfo info = held;
   info.capacity_bytes = *capacity;
@@ -452,11 +456,11 @@ MaybeFault Tlsu::copy_local(const BlockDescriptor& block) {
     info = *derived;
   } else if (held.cube_storage_bytes > *capacity) {
     return illegal(fmt::format("TMOV destination of {} B cannot hold source tile {} ({})",
-                               *capacity, *index, held.describe()));
+                               *capacity, local_.source_name(*index), held.describe()));
   }
   if (info.rows != held.rows) {
     return illegal(fmt::format("TMOV destination of {} B has {} rows, source tile {} has {}",
-                               *capacity, info.rows, *index, held.rows));
+                               *capacity, info.rows, local_.source_name(*index), held.rows));
   }
   PTOVP_TRY_VALUE(plan, plan_destination(binding, *capacity));
   const std::optional<LocalTile> retired = take_if_retired(*plan, *index);
@@ -487,10 +491,12 @@ MaybeFault Tlsu::gmov(const BlockDescriptor& block) {
   if (held.capacity_bytes != *capacity || held.layout != tile_layout(block) ||
       (block.data_type != arch::kDataTypeNoneCode &&
        block.data_type != numeric::code(held.data_type))) {
-    return illegal(fmt::format(
-        "GMOV destination ({} B, {}, DataType {}) does not match source "
-        "tile {} ({})",
-        *capacity, arch::name(tile_layout(block)), block.data_type, *index, held.describe()));
+    return illegal(
+        fmt::format("GMOV destination ({} B, {}, DataType {}) does not match source "
+                    "tile {} ({})",
+                    *capacity, arch::name(tile_layout(block)),
+                    isa::code_name(isa::NameTable::DataTypeOrNone, block.data_type),
+                    local_.source_name(*index), held.describe()));
   }
   std::array<unsigned, arch::kPeCount> peer{};
   for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
@@ -555,8 +561,9 @@ MaybeFault Tlsu::local_to_shared(const BlockDescriptor& block, bool publish) {
   TileInfo candidate = source.info();
   candidate.location = arch::Location::Any;
   if (candidate.capacity_bytes != arch::size_code_bytes(shared.size_code)) {
-    return illegal(fmt::format("source tile {} has {} B, B.IOS S{} SizeCode {} is {} B", *index,
-                               candidate.capacity_bytes, shared.shared_id, shared.size_code,
+    return illegal(fmt::format("source tile {} has {} B, B.IOS S{} SizeCode {} is {} B",
+                               local_.source_name(*index), candidate.capacity_bytes,
+                               shared.shared_id, shared.size_code,
                                arch::size_code_bytes(shared.size_code)));
   }
   PTOVP_TRY(fabric_.check_update(shared.shared_id, candidate, shared.pe_mask,
@@ -593,7 +600,8 @@ MaybeFault Tlsu::shared_to_local(const BlockDescriptor& block, bool broadcast) {
     type_code = numeric::code(record.info.data_type);
   const auto type = numeric::data_type_from_code(type_code);
   if (!type)
-    return illegal(fmt::format("TMOV.S2L DataType {} names no tile type", block.data_type));
+    return illegal(fmt::format("TMOV.S2L DataType {} names no tile type",
+                               isa::code_name(isa::NameTable::DataTypeOrNone, block.data_type)));
   PTOVP_TRY_VALUE(lb0, dimension(block, 0));
   PTOVP_TRY_VALUE(lb1, dimension(block, 1));
   PTOVP_TRY_VALUE(lb2, dimension(block, 2));

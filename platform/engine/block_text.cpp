@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "isa/operand_names.hpp"
+
 namespace ptovp::engine {
 
 std::string_view name(arch::BlockKind kind) {
@@ -48,8 +50,9 @@ std::string describe_header(const arch::BlockDescriptor& h) {
       fmt::format("    BSTART at 0x{:x}: {} block, {} {} BPCN 0x{:x}\n", h.bpc, name(h.kind),
                   name(h.transfer), h.taken ? "taken" : "not taken", h.bpcn);
   if (h.operation_valid) {
-    text += fmt::format("    operation {} function {}, DataType {}\n",
-                        class_name(h.operation_class), h.function, h.data_type);
+    text +=
+        fmt::format("    operation {} function {}, DataType {}\n", class_name(h.operation_class),
+                    h.function, isa::code_name(isa::NameTable::DataTypeOrNone, h.data_type));
   }
   for (unsigned i = 0; i < 3; ++i) {
     if (h.dims[i].present) text += fmt::format("    LB{} = {}\n", i, h.dims[i].value);
@@ -57,8 +60,12 @@ std::string describe_header(const arch::BlockDescriptor& h) {
   if (h.datr.present) {
     text += fmt::format(
         "    B.DATR DataType {} Layout {} Pad {} CMode {} RMode {} Sat {} Canonicalize {}\n",
-        h.datr.data_type, h.datr.layout, h.datr.pad, h.datr.cmode, h.datr.rmode,
-        h.datr.saturating ? 1 : 0, h.datr.canonicalize ? 1 : 0);
+        isa::code_name(isa::NameTable::DataTypeOrNone, h.datr.data_type),
+        isa::code_name(isa::NameTable::Layout, h.datr.layout),
+        isa::code_name(isa::NameTable::PadValue, h.datr.pad),
+        isa::code_name(isa::NameTable::CMode, h.datr.cmode),
+        isa::code_name(isa::NameTable::RoundingMode, h.datr.rmode), h.datr.saturating ? 1 : 0,
+        h.datr.canonicalize ? 1 : 0);
   }
   if (h.fpatr.valid) text += fmt::format("    B.FPATR 0x{:08x}\n", h.fpatr.word);
   if (h.catr.present) {
@@ -68,25 +75,29 @@ std::string describe_header(const arch::BlockDescriptor& h) {
   }
   if (h.hint.present) text += fmt::format("    B.HINT 0x{:08x}\n", h.hint.word);
   if (h.ior.valid) {
-    text += fmt::format("    B.IOR [R{}, R{}, R{}] -> R{}\n", h.ior.source[0], h.ior.source[1],
-                        h.ior.source[2], h.ior.destination);
+    text += fmt::format(
+        "    B.IOR [{}, {}, {}], ->{}\n", isa::source_register_name(h.ior.source[0]),
+        isa::source_register_name(h.ior.source[1]), isa::source_register_name(h.ior.source[2]),
+        isa::dest_register_name(h.ior.destination));
   }
+  // Bindings in the assembler's spelling (docs/assembly.md).
   for (unsigned i = 0; i < h.tile_count; ++i) {
     const arch::TileBinding& b = h.tiles[i];
-    std::string sources;
+    std::string operands;
     for (unsigned s = 0; s < b.source_count; ++s)
-      sources += fmt::format("{}{}", s ? ", " : "", b.source[s]);
-    text += fmt::format("    B.IOT sources [{}] mask {}{}{}\n", sources,
-                        arch::mask_string(b.pe_mask), b.last ? " L" : "",
-                        b.has_destination ? fmt::format(" -> hand {} SizeCode {}",
-                                                        "TUMN"[b.destination_hand & 3], b.size_code)
-                                          : std::string());
+      operands += isa::tile_source_name(b.source[s]) + ", ";
+    text += fmt::format(
+        "    B.IOT {}mask={}{}{}\n", operands, arch::mask_string(b.pe_mask), b.last ? ", last" : "",
+        b.has_destination
+            ? fmt::format(", ->{}<{}>", isa::tile_hand_letter(b.destination_hand), b.size_code)
+            : std::string());
   }
   for (unsigned i = 0; i < h.shared_count; ++i) {
     const arch::SharedBinding& b = h.shared[i];
-    text += fmt::format(
-        "    B.IOS S{} mask {} {}\n", b.shared_id, arch::mask_string(b.pe_mask),
-        b.is_destination() ? fmt::format("destination SizeCode {}", b.size_code) : "source");
+    text += b.is_destination() ? fmt::format("    B.IOS mask={}, ->S{}<{}>\n",
+                                             arch::mask_string(b.pe_mask), b.shared_id, b.size_code)
+                               : fmt::format("    B.IOS S{}, mask={}\n", b.shared_id,
+                                             arch::mask_string(b.pe_mask));
   }
   if (h.zero_participation_seen) text += "    (zero-mask bindings seen)\n";
   return text;

@@ -63,6 +63,27 @@ TEST(LocalTileFile, QueueModeNamesNewestFirstAndRetiresTheOldest) {
   EXPECT_EQ(*file.resolve_source(15), order[1]);
   EXPECT_EQ(file.capacity_in_use(), 16 * 128u);
   EXPECT_FALSE(file.resolve_source(16));  // hand U is empty
+  EXPECT_EQ(file.resolve_source(16).fault().reason,
+            "source U#1 names no live tile: hand U holds 0");
+}
+
+// Fault reasons name a register as firmware does now: its queue position
+// under queue naming, its code otherwise (docs/assembly.md tile names).
+TEST(LocalTileFile, SourceNamesAreTheAssemblerSpellings) {
+  LocalTileFile queue(TileNaming::Queue);
+  std::vector<unsigned> order;
+  for (unsigned i = 0; i < 3; ++i) {
+    auto plan = queue.plan(3, 0x8, 128, 0, 262144);
+    ASSERT_TRUE(plan);
+    queue.commit(*plan, row_major(128), 0x8);
+    order.push_back(plan->index);
+  }
+  EXPECT_EQ(queue.source_name(order[2]), "N#1");
+  EXPECT_EQ(queue.source_name(order[0]), "N#3");
+  LocalTileFile asl;
+  EXPECT_EQ(asl.source_name(48), "N#1");
+  EXPECT_EQ(asl.source_name(5), "T#6");
+  EXPECT_EQ(asl.resolve_source(50).fault().reason, "source tile N#3 is not allocated");
 }
 
 }  // namespace

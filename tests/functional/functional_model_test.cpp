@@ -49,21 +49,22 @@ TEST(BlockText, HeaderWithEveryFieldPresent) {
   h.shared[1] = {9, 12, 0xF};
   h.shared_count = 2;
   h.zero_participation_seen = true;
-  EXPECT_EQ(engine::describe_header(h),
-            "    BSTART at 0x40: TileMatrix block, COND taken BPCN 0x80\n"
-            "    operation CUBE function 4, DataType 7\n"
-            "    LB0 = 16\n"
-            "    LB2 = 65535\n"
-            "    B.DATR DataType 2 Layout 21 Pad 1 CMode 0 RMode 3 Sat 1 Canonicalize 0\n"
-            "    B.FPATR 0x12345678\n"
-            "    B.CATR DR 1 trap 0 far 1 atom 0 aq 1 rl 0\n"
-            "    B.HINT 0x0000abcd\n"
-            "    B.IOR [R11, R12, R0] -> R13\n"
-            "    B.IOT sources [1, 2] mask 1111 L -> hand M SizeCode 3\n"
-            "    B.IOT sources [5] mask 1000\n"
-            "    B.IOS S7 mask 0011 source\n"
-            "    B.IOS S9 mask 1111 destination SizeCode 12\n"
-            "    (zero-mask bindings seen)\n");
+  EXPECT_EQ(
+      engine::describe_header(h),
+      "    BSTART at 0x40: TileMatrix block, COND taken BPCN 0x80\n"
+      "    operation CUBE function 4, DataType E4M3\n"
+      "    LB0 = 16\n"
+      "    LB2 = 65535\n"
+      "    B.DATR DataType TF32 Layout ND2M32 Pad Max CMode EQ RMode RDN Sat 1 Canonicalize 0\n"
+      "    B.FPATR 0x12345678\n"
+      "    B.CATR DR 1 trap 0 far 1 atom 0 aq 1 rl 0\n"
+      "    B.HINT 0x0000abcd\n"
+      "    B.IOR [s0, s1, zero], ->s2\n"
+      "    B.IOT T#2, T#3, mask=1111, last, ->M<3>\n"
+      "    B.IOT T#6, mask=1000\n"
+      "    B.IOS S7, mask=0011\n"
+      "    B.IOS mask=1111, ->S9<12>\n"
+      "    (zero-mask bindings seen)\n");
   h.catr = {true, false, true, false, true, false, true};
   EXPECT_NE(engine::describe_header(h).find("B.CATR DR 0 trap 1 far 0 atom 1 aq 0 rl 1\n"),
             std::string::npos);
@@ -153,7 +154,48 @@ TEST_F(FunctionalTest, BroadcastOfUnpublishedSharedFaults) {
   const std::string report = engine::format_fault_report(halt);
   EXPECT_NE(report.find("trap 5: Fault_TileLegality"), std::string::npos) << report;
   EXPECT_NE(report.find("BSTOP"), std::string::npos) << report;
-  EXPECT_NE(report.find("B.IOS S9 mask 1111 source"), std::string::npos) << report;
+  EXPECT_NE(report.find("B.IOS S9, mask=1111"), std::string::npos) << report;
+}
+
+// Fault reasons spell tiles and codes as the assembler does (N#1, DTYPE_NONE,
+// ND2M16, FP16), never as raw register numbers or field codes.
+TEST(FaultReasons, UseTheAssemblerNames) {
+  const std::string load_n =
+      "  BSTART.TLOAD U16\n  B.DIM zero, 8, ->LB0\n  B.DIM zero, 1, ->LB1\n"
+      "  B.IOR [zero, zero]\n  B.IOT mask=1111, last, ->N<1>\n  BSTOP\n";
+  struct Case {
+    std::string program;
+    arch::FaultCode code;
+    std::string reason;
+  };
+  const Case cases[] = {
+      {load_n + "  BSTART.TSTORE U8\n  B.IOR [zero, zero]\n  B.IOT N#1, mask=1111, last\n"
+                "  BSTOP\n",
+       FaultCode::TileLegality, "source tile N#1 holds U16, BSTART.TSTORE names U8"},
+      {"  BSTART.TSTORE U8\n  B.IOR [zero, zero]\n  B.IOT N#3, mask=1111, last\n  BSTOP\n",
+       FaultCode::TileLegality, "source tile N#3 is not allocated"},
+      {"  BSTART.TLOAD U16\n  B.DATR NORM, FP16, Zero, EQ, NONE, 0, 0\n  B.DIM zero, 8, ->LB0\n"
+       "  B.IOR [zero, zero]\n  B.IOT mask=1111, last, ->N<1>\n  BSTOP\n",
+       FaultCode::TileLegality, "B.DATR DataType FP16 must be DTYPE_NONE in a TLSU block"},
+      {load_n + "  BSTART.TSTORE U16\n  B.DATR ND2M16, DTYPE_NONE, Zero, EQ, NONE, 0, 0\n"
+                "  B.IOR [zero, zero]\n  B.IOT N#1, mask=1111, last\n  BSTOP\n",
+       FaultCode::TileLegality, "B.DATR Layout ND2M16 is not legal here"},
+      {"  BSTART.TMATMUL FP16\n  B.DATR NORM, DTYPE_NONE, Zero, EQ, NONE, 0, 0\n"
+       "  B.FPATR None, None, 0, 0, 0, 0, 0, 0, 0, 0\n  B.DIM zero, 16, ->LB0\n  B.DIM zero, 16, ->LB1\n  B.DIM zero, 16, ->LB2\n"
+       "  B.IOT T#1, T#2, mask=1111, last, ->M<4>\n  BSTOP\n",
+       FaultCode::TileLegality, "TMATMUL: AType FP16 / BType DTYPE_NONE is not a tile data type"},
+  };
+  for (const Case& c : cases) {
+    functional::FunctionalModel fresh;
+    const isa::AssemblyResult assembled = isa::Assembler().assemble_text("test.s", c.program);
+    ASSERT_TRUE(assembled.ok()) << assembled.diagnostics.front().format();
+    ASSERT_FALSE(fresh.load(assembled.image));
+    const engine::RunResult result = fresh.run(100000);
+    ASSERT_TRUE(result.halt) << c.reason;
+    EXPECT_EQ(result.halt->fault.code, c.code) << result.halt->fault.describe();
+    EXPECT_NE(result.halt->fault.reason.find(c.reason), std::string::npos)
+        << "reason: " << result.halt->fault.reason << "\nwanted: " << c.reason;
+  }
 }
 
 // A cooperative TMATMUL whose Shared B (S3) was never published: the CUBE unit
