@@ -22,6 +22,12 @@ enum class Layout : std::uint8_t { RowMajor, ColumnMajor, ZN, NZ, CubeM16, CubeM
 enum class Location : std::uint8_t { Vector, Matrix, Memory, Any };
 // B.DATR PadValueOrByteId encodings.
 enum class PadValue : std::uint8_t { Zero = 0, Max = 1, Min = 2, Null = 3 };
+// The unused high nibble of the final byte of a 4-bit (X2) row with an odd
+// number of lanes, as TSTORE writes it (docs/spec-choices.md): Keep leaves the
+// old nibble (asl/tile/model/memory/load-store.asl StoreTileMemoryElement,
+// PTO-AVS-BLOCK-TSTORE-PACKED-001); Zero writes 0 (the hardware profile's
+// packed_storage.partial_final_byte).
+enum class PackedFinalNibble : std::uint8_t { Keep, Zero };
 
 std::string_view name(Layout layout);
 std::string_view name(Location location);

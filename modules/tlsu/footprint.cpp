@@ -325,12 +325,15 @@ std::uint64_t load_element(const memory::Memory& memory, std::uint64_t address, 
 }
 
 void store_element(memory::Memory& memory, std::uint64_t address, arch::DataType type,
-                   bool high_nibble, std::uint64_t raw) {
+                   std::uint32_t col, std::uint32_t row_lanes, bool zero_final_nibble,
+                   std::uint64_t raw) {
   const unsigned bytes = arch::memory_element_bytes(type);
   std::uint8_t* p = memory.direct(address, bytes);
   if (arch::is_four_bit(type)) {
-    const unsigned shift = high_nibble ? 4 : 0;
-    p[0] = static_cast<std::uint8_t>((p[0] & ~(0xF << shift)) | ((raw & 0xF) << shift));
+    const unsigned shift = (col & 1) != 0 ? 4 : 0;
+    const bool final_odd_lane = zero_final_nibble && col + 1 == row_lanes && shift == 0;
+    const unsigned kept = final_odd_lane ? 0u : p[0] & ~(0xFu << shift);
+    p[0] = static_cast<std::uint8_t>(kept | ((raw & 0xF) << shift));
     return;
   }
   for (unsigned i = 0; i < bytes; ++i)

@@ -72,8 +72,12 @@ void store_rows(memory::Memory& memory, const Footprint& footprint, const arch::
 // Raw element access at a checked address (4-bit: the addressed nibble).
 std::uint64_t load_element(const memory::Memory& memory, std::uint64_t address, arch::DataType type,
                            bool high_nibble);
+// Column `col` of a row of `row_lanes` valid lanes. The even final lane of an
+// odd 4-bit row also writes the byte's unused high nibble as 0 when
+// `zero_final_nibble` (PackedFinalNibble::Zero).
 void store_element(memory::Memory& memory, std::uint64_t address, arch::DataType type,
-                   bool high_nibble, std::uint64_t raw);
+                   std::uint32_t col, std::uint32_t row_lanes, bool zero_final_nibble,
+                   std::uint64_t raw);
 
 template <typename Visit>
 void Footprint::walk(Visit&& visit) const {

@@ -350,7 +350,8 @@ MaybeFault Tlsu::store_local(const BlockDescriptor& block) {
   }
   footprint.walk([&](unsigned pe, std::uint32_t, std::uint32_t col, std::uint32_t slot,
                      std::uint64_t address) {
-    store_element(memory_, address, view.data_type, col & 1,
+    store_element(memory_, address, view.data_type, col, view.valid_columns,
+                  final_nibble_ == PackedFinalNibble::Zero,
                   arch::read_slot(source.payload(pe), view.data_type, slot));
     return true;
   });
@@ -415,7 +416,8 @@ MaybeFault Tlsu::store_shared(const BlockDescriptor& block) {
   report(footprint, true);
   footprint.walk(
       [&](unsigned, std::uint32_t, std::uint32_t col, std::uint32_t slot, std::uint64_t address) {
-        store_element(memory_, address, view->data_type, col & 1,
+        store_element(memory_, address, view->data_type, col, view->valid_columns,
+                      final_nibble_ == PackedFinalNibble::Zero,
                       fabric_.read_slot(binding.shared_id, *view, slot));
         return true;
       });

@@ -27,10 +27,13 @@ struct Footprint;
 // (between tiles): how the statistics file a block's bytes.
 const char* transfer_direction(const arch::BlockDescriptor& block);
 
+using arch::PackedFinalNibble;
+
 class Tlsu {
  public:
-  Tlsu(memory::Memory& memory, arch::LocalTileFile& local, fabric::Fabric& fabric)
-      : memory_(memory), local_(local), fabric_(fabric) {}
+  Tlsu(memory::Memory& memory, arch::LocalTileFile& local, fabric::Fabric& fabric,
+       PackedFinalNibble final_nibble = PackedFinalNibble::Keep)
+      : memory_(memory), local_(local), fabric_(fabric), final_nibble_(final_nibble) {}
 
   // Runs `block` (block.ior_values hold each PE's B.IOR sources) with
   // `tile_capacity` = TILE_CAPACITY. Tile faults carry address 0 (the caller
@@ -75,6 +78,7 @@ class Tlsu {
   memory::Memory& memory_;
   arch::LocalTileFile& local_;
   fabric::Fabric& fabric_;
+  PackedFinalNibble final_nibble_;
   std::uint64_t tile_capacity_ = 0;
   std::optional<unsigned> last_destination_;
   arch::AccessObserver* observer_ = nullptr;

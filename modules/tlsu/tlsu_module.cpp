@@ -12,7 +12,8 @@ namespace ptovp::tlsu {
 
 TlsuModule::TlsuModule(const sc_core::sc_module_name& name, memory::Memory& ram,
                        arch::LocalTileFile& local, fabric::Fabric& fabric,
-                       const sc_common::TimingConfig& timing, sc_common::ActivityLog& log)
+                       const sc_common::TimingConfig& timing, sc_common::ActivityLog& log,
+                       PackedFinalNibble final_nibble)
     : sc_module(name),
       block_socket("block_socket"),
       memory_socket("memory_socket"),
@@ -22,7 +23,7 @@ TlsuModule::TlsuModule(const sc_core::sc_module_name& name, memory::Memory& ram,
       fabric_(fabric),
       timing_(timing),
       log_(log),
-      tlsu_(ram, local, fabric) {
+      tlsu_(ram, local, fabric, final_nibble) {
   block_socket.register_b_transport(this, &TlsuModule::b_transport);
 }
 

@@ -28,7 +28,7 @@ class TlsuModule : public sc_core::sc_module {
 
   TlsuModule(const sc_core::sc_module_name& name, memory::Memory& ram, arch::LocalTileFile& local,
              fabric::Fabric& fabric, const sc_common::TimingConfig& timing,
-             sc_common::ActivityLog& log);
+             sc_common::ActivityLog& log, PackedFinalNibble final_nibble);
 
   // The functional unit, for debug observers (Tlsu::set_access_observer).
   Tlsu& semantics() { return tlsu_; }

@@ -26,6 +26,7 @@ struct ModelConfig {
   std::uint64_t memory_size = memory::kDefaultSize;
   arch::ArchConfig arch;
   arch::TileNaming tile_naming = arch::TileNaming::Asl;
+  arch::PackedFinalNibble packed_final_nibble = arch::PackedFinalNibble::Keep;
   arch::CapacityConfig capacity;    // Local/Shared pools (0.58.5) or one aggregate
   block_builder::BlockRules block;  // block.body_entry, block.implicit_end
   frontend::FrontEndOptions front_end;

@@ -26,7 +26,7 @@ FunctionalModel::FunctionalModel(engine::ModelConfig config, std::ostream& out, 
       local_(config.tile_naming, config.capacity.model),
       shared_(config.capacity),
       fabric_(shared_),
-      tlsu_(memory_, local_, fabric_),
+      tlsu_(memory_, local_, fabric_, config.packed_final_nibble),
       fpatr_(fpatr::make_backend(config.fpatr_backend)),
       cube_(local_, fabric_, state_, cube_config(config.profile)),
       builder_(

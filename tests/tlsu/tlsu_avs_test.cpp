@@ -169,6 +169,56 @@ TEST_F(TlsuAvsTest, PackedNibblesWithAByteStride) {
     EXPECT_EQ(stored[i], expected[i]) << i;
 }
 
+// tlsu.packed_final_nibble (docs/spec-choices.md): a 3-lane row's final byte
+// keeps its old high nibble (keep, the ASL's read-modify-write above) or has
+// it written 0 (zero, the hardware profile's partial_final_byte), for Local
+// S4X2 and Shared E2M1X2 sources alike; the bytes past the row never change.
+TEST(PackedFinalNibble, OddRowsKeepOrZeroTheUnusedHighNibble) {
+  const std::string program =
+      "  hl.liu 0x1000, ->s0\n  addi zero, 4, ->s1\n  hl.liu 0x2000, ->s2\n"
+      "  hl.liu 0x3000, ->s3\n"
+      "  BSTART.TLOAD S4X2\n  B.DIM zero, 3, ->LB0\n  B.DIM zero, 2, ->LB1\n"
+      "  B.DIM zero, 4, ->LB2\n  B.IOR [s0, s1]\n  B.IOT mask=1000, last, ->T<1>\n  BSTOP\n"
+      "  BSTART.TSTORE S4X2\n  B.DIM zero, 3, ->LB0\n  B.DIM zero, 2, ->LB1\n"
+      "  B.IOR [s2, s1]\n  B.IOT T#1, mask=1000, last\n  BSTOP\n"
+      "  BSTART.TLOAD E2M1X2\n  B.DIM zero, 3, ->LB0\n  B.DIM zero, 4, ->LB1\n"
+      "  B.DIM zero, 4, ->LB2\n  B.IOR [s0, s1]\n  B.IOS mask=1111, ->S2<1>\n  BSTOP\n"
+      "  BSTART.TSTORE E2M1X2\n  B.DIM zero, 3, ->LB0\n  B.DIM zero, 4, ->LB1\n"
+      "  B.DIM zero, 4, ->LB2\n  B.IOR [s3, s1]\n  B.IOS S2, mask=1111\n  BSTOP\n" +
+      std::string(kHalt);
+  const isa::AssemblyResult assembled = isa::Assembler().assemble_text("t.s", program);
+  ASSERT_TRUE(assembled.ok()) << assembled.diagnostics.front().format();
+  const std::uint8_t source[16] = {0x21, 0x43, 0, 0, 0xa9, 0xcb, 0, 0,
+                                   0x65, 0x87, 0, 0, 0xed, 0xf1, 0, 0};
+  for (const auto choice : {arch::PackedFinalNibble::Keep, arch::PackedFinalNibble::Zero}) {
+    engine::ModelConfig config;
+    config.packed_final_nibble = choice;
+    functional::FunctionalModel model(config);
+    ASSERT_FALSE(model.load(assembled.image));
+    ASSERT_FALSE(model.memory().write(0x1000, source, sizeof source));
+    std::uint8_t background[16];
+    std::memset(background, 0xee, sizeof background);
+    ASSERT_FALSE(model.memory().write(0x2000, background, sizeof background));
+    ASSERT_FALSE(model.memory().write(0x3000, background, sizeof background));
+    const engine::RunResult result = model.run(1000);
+    ASSERT_TRUE(result.halt);
+    ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint) << result.halt->fault.describe();
+    const std::uint8_t high = choice == arch::PackedFinalNibble::Keep ? 0xe0 : 0x00;
+    for (const std::uint64_t base : {0x2000u, 0x3000u}) {
+      const unsigned rows = base == 0x2000 ? 2 : 4;
+      for (unsigned row = 0; row < 4; ++row) {
+        const std::uint64_t at = base + 4 * row;
+        const bool stored = row < rows;
+        EXPECT_EQ(*model.memory().load(at, 1), stored ? source[4 * row] : 0xeeu) << at;
+        EXPECT_EQ(*model.memory().load(at + 1, 1),
+                  stored ? high | (source[4 * row + 1] & 0x0f) : 0xeeu)
+            << at;
+        EXPECT_EQ(*model.memory().load(at + 2, 2), 0xeeeeu) << at;
+      }
+    }
+  }
+}
+
 // PTO-AVS-BLOCK-TLOAD-SHARED-001: a Shared TLOAD with mask 1100 fills quarters
 // 0 and 1 from PE0's and PE1's own bases; quarters 2 and 3 stay uninitialized.
 TEST_F(TlsuAvsTest, SharedTloadFillsOnlyTheSelectedQuarters) {

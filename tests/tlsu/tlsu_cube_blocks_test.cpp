@@ -202,9 +202,9 @@ TEST(TlsuCubeBlocks, TransfersMatchTheCellIndexAndTheElementWalk) {
       memory::Memory by_rows(0, kMemory);
       memory::Memory by_elements(0, kMemory);
       store_rows(by_rows, footprint, loaded);
-      footprint.walk([&](unsigned pe, std::uint32_t, std::uint32_t, std::uint32_t slot,
+      footprint.walk([&](unsigned pe, std::uint32_t, std::uint32_t col, std::uint32_t slot,
                          std::uint64_t address) {
-        store_element(by_elements, address, c.type, false,
+        store_element(by_elements, address, c.type, col, footprint.tile->valid_columns, false,
                       arch::read_slot(loaded.payload(pe), c.type, slot));
         return true;
       });

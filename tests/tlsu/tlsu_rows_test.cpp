@@ -135,12 +135,12 @@ TEST(TlsuRows, RowTransfersMatchTheElementWalk) {
     memory::Memory by_rows(0, kMemory);
     memory::Memory by_elements(0, kMemory);
     store_rows(by_rows, footprint, rows);
-    footprint.walk(
-        [&](unsigned pe, std::uint32_t, std::uint32_t, std::uint32_t slot, std::uint64_t address) {
-          store_element(by_elements, address, c.type, false,
-                        arch::read_slot(rows.payload(pe), c.type, slot));
-          return true;
-        });
+    footprint.walk([&](unsigned pe, std::uint32_t, std::uint32_t col, std::uint32_t slot,
+                       std::uint64_t address) {
+      store_element(by_elements, address, c.type, col, footprint.tile->valid_columns, false,
+                    arch::read_slot(rows.payload(pe), c.type, slot));
+      return true;
+    });
     ASSERT_EQ(std::memcmp(by_rows.direct(0, kMemory), by_elements.direct(0, kMemory), kMemory), 0);
     // PE1 is not in the mask: its region stays zero.
     EXPECT_EQ(*by_rows.load(0x400 + 1 * 0x10000, 1), 0u);
