@@ -33,16 +33,20 @@ std::string read_input_file(const std::string& path) {
   if (::fstat(file.fd, &status) != 0) throw cannot_read(path, errno);
   if (S_ISDIR(status.st_mode)) throw InputFileError(path, "is a directory, not a file");
   std::string bytes;
-  if (S_ISREG(status.st_mode)) bytes.reserve(static_cast<std::size_t>(status.st_size));
-  std::array<char, 65536> chunk{};
-  for (;;) {
-    const ssize_t n = ::read(file.fd, chunk.data(), chunk.size());
-    if (n == 0) return bytes;
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw cannot_read(path, errno);
+  try {
+    if (S_ISREG(status.st_mode)) bytes.reserve(static_cast<std::size_t>(status.st_size));
+    std::array<char, 65536> chunk{};
+    for (;;) {
+      const ssize_t n = ::read(file.fd, chunk.data(), chunk.size());
+      if (n == 0) return bytes;
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        throw cannot_read(path, errno);
+      }
+      bytes.append(chunk.data(), static_cast<std::size_t>(n));
     }
-    bytes.append(chunk.data(), static_cast<std::size_t>(n));
+  } catch (const std::bad_alloc&) {
+    throw InputFileError(path, "does not fit in the host's memory");
   }
 }
 

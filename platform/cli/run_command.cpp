@@ -76,9 +76,29 @@ struct LoadRequest {
 LoadRequest parse_load(const std::string& spec) {
   const auto at = spec.rfind('@');
   if (at == std::string::npos) throw UsageError(fmt::format("--load {}: expected FILE@ADDR", spec));
-  const std::string bytes = isa::read_input_file(spec.substr(0, at));
-  return {
-      spec, parse_unsigned(spec.substr(at + 1), "--load address"), {bytes.begin(), bytes.end()}};
+  const std::uint64_t address = parse_unsigned(spec.substr(at + 1), "--load address");
+  try {
+    const std::string bytes = isa::read_input_file(spec.substr(0, at));
+    return {spec, address, {bytes.begin(), bytes.end()}};
+  } catch (const std::bad_alloc&) {
+    throw UsageError(
+        fmt::format("--load {}: {} does not fit in the host's memory", spec, spec.substr(0, at)));
+  }
+}
+
+// Builds an engine. Its RAM window is mapped here: one the host cannot map is
+// bad input naming the key that asked for it.
+template <typename Make>
+auto make_engine(const config::PlatformConfig& config, Make make) {
+  try {
+    return make();
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(error.what());
+  } catch (const std::bad_alloc&) {
+    throw UsageError(
+        fmt::format("memory.size = 0x{:x}: the host cannot map that much memory (out of memory)",
+                    config.model.memory_size));
+  }
 }
 
 struct DumpRequest {
@@ -261,12 +281,8 @@ int execute(const RunOptions& options, const isa::ProgramImage& image,
 
 int run_functional(const RunOptions& options, const config::PlatformConfig& config,
                    const isa::ProgramImage& image, OutputSet& outputs) {
-  std::unique_ptr<functional::FunctionalModel> engine_model;
-  try {
-    engine_model = std::make_unique<functional::FunctionalModel>(config.model);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(error.what());
-  }
+  const auto engine_model = make_engine(
+      config, [&] { return std::make_unique<functional::FunctionalModel>(config.model); });
   functional::FunctionalModel& model = *engine_model;
   model.cube().set_config(config.cube);
   debug::Target engine{
@@ -315,13 +331,10 @@ int run_systemc(const RunOptions& options, const config::PlatformConfig& config,
                                                            : systemc::LogLevel::Normal);
   // The VCD merges each unit's intervals after the run; the trace streams.
   const bool keep_slices = !options.vcd.empty();
-  std::unique_ptr<systemc::SystemCPlatform> platform;
-  try {
-    platform = std::make_unique<systemc::SystemCPlatform>("ptovp", config, keep_slices, std::cout,
-                                                          std::cerr);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(error.what());
-  }
+  const auto platform = make_engine(config, [&] {
+    return std::make_unique<systemc::SystemCPlatform>("ptovp", config, keep_slices, std::cout,
+                                                      std::cerr);
+  });
   std::optional<systemc::TraceWriter> trace;
   if (!options.trace.empty()) {
     trace.emplace(outputs.stream(options.trace));

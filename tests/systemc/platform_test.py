@@ -17,6 +17,7 @@ import glob
 import json
 import os
 import random
+import resource
 import stat
 import subprocess
 import sys
@@ -457,6 +458,35 @@ class BadInput(PlatformCase):
                                 "--load", [trace, stats])
         self.expect_usage_error(["run", image, "--trace", "/nonexistent/dir/t.json", "--stats",
                                  stats], "/nonexistent/dir/t.json", [stats])
+
+    def test_out_of_memory_names_the_key_or_the_file(self):
+        # An address-space limit the RAM window and the file do not fit in.
+        # ASan reserves its shadow far beyond any such limit and cannot start.
+        image = self.assemble(os.path.join(FIRMWARE, "tile_copy", "tile_copy.s"), "copy")
+        big = self.path("big.bin")
+        with open(big, "wb") as f:
+            f.truncate(3 << 30)  # sparse: 3 GiB that take no disk
+
+        def limited(*args):
+            limit = lambda: resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+            return subprocess.run([PTOVP, *args], capture_output=True, text=True, timeout=300,
+                                  preexec_fn=limit)
+
+        for engine in ("systemc", "functional"):
+            with self.subTest(engine=engine):
+                result = limited("run", image, "--engine", engine, "--set",
+                                 "memory.size=0x100000000")
+                if "AddressSanitizer" in result.stderr:
+                    self.skipTest("ASan cannot start under an address-space limit")
+                self.assertEqual(result.returncode, 2, result.stderr)
+                self.assertIn("memory.size = 0x100000000: the host cannot map that much memory",
+                              result.stderr)
+                result = limited("run", image, "--engine", engine, "--load", f"{big}@0x10000")
+                self.assertEqual(result.returncode, 2, result.stderr)
+                self.assertIn(f"{big}: does not fit in the host's memory", result.stderr)
+        result = limited("asm", big, "-o", self.path("big.elf"))
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertIn(f"{big}: error: does not fit in the host's memory", result.stderr)
 
     def test_impossible_values_and_unwritable_outputs_exit_2_and_write_nothing(self):
         image = self.assemble(os.path.join(FIRMWARE, "tile_copy", "tile_copy.s"), "copy")
