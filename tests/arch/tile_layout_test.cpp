@@ -271,6 +271,39 @@ TEST(PadValue, SpecWordsTruncatedToTheElement) {
   EXPECT_EQ(pad_bits(PadValue::Null, DataType::FP32), 0u);
 }
 
+// Max and Min pad with the largest and the smallest finite value of each
+// type, worked out from the encodings: IEEE binary64/32/16 and bfloat16
+// (largest exponent below all ones, full significand), OCP E4M3 (S.1111.110,
+// 448; S.1111.111 is NaN) and E5M2 (S.11110.11, 57344), two's complement and
+// unsigned integers.
+TEST(PadValue, MaxAndMinOfEveryTypeAtItsWidth) {
+  struct Case {
+    DataType type;
+    std::uint64_t max, min;
+  };
+  const Case cases[] = {
+      {DataType::FP64, 0x7FEFFFFFFFFFFFFFull, 0xFFEFFFFFFFFFFFFFull},
+      {DataType::FP32, 0x7F7FFFFF, 0xFF7FFFFF},
+      {DataType::FP16, 0x7BFF, 0xFBFF},
+      {DataType::BF16, 0x7F7F, 0xFF7F},
+      {DataType::E4M3, 0x7E, 0xFE},
+      {DataType::E5M2, 0x7B, 0xFB},
+      {DataType::S8, 0x7F, 0x80},
+      {DataType::S16, 0x7FFF, 0x8000},
+      {DataType::S32, 0x7FFFFFFF, 0x80000000},
+      {DataType::S64, 0x7FFFFFFFFFFFFFFFull, 0x8000000000000000ull},
+      {DataType::U8, 0xFF, 0},
+      {DataType::U16, 0xFFFF, 0},
+      {DataType::U32, 0xFFFFFFFF, 0},
+      {DataType::U64, ~std::uint64_t{0}, 0},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(numeric::name(c.type)));
+    EXPECT_EQ(pad_bits(PadValue::Max, c.type), c.max);
+    EXPECT_EQ(pad_bits(PadValue::Min, c.type), c.min);
+  }
+}
+
 TEST(Slots, FourBitSlotsPackLowNibbleFirst) {
   std::uint8_t payload[4] = {};
   write_slot(payload, DataType::S4X2, 0, 0x3);

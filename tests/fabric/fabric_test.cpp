@@ -139,6 +139,28 @@ TEST(Fabric, ALaterNonPublishingWriteKeepsTheTilePublished) {
   EXPECT_EQ(fabric.read_slot(4, tile, 64), first[64]);
 }
 
+// A later write of a narrower valid region (8 of 16 columns) changes its
+// valid elements only: column 7 is written, column 8 (the first outside) and
+// the rows of unselected quarters keep the first write.
+TEST(Fabric, ALaterWriteChangesOnlyItsValidColumns) {
+  arch::SharedTileFile file;
+  Fabric fabric(file);
+  const auto first = pattern(0);
+  const auto second = pattern(100);
+  fabric.update(6, u8_tile(), first.data(), arch::kAllPes, true);
+  const TileInfo narrow = *arch::make_ordinary_tile(256, 16, 16, 8, DataType::U8, Layout::RowMajor,
+                                                    arch::Location::Any, arch::kMaxSharedCapacity);
+  fabric.update(6, narrow, second.data(), 0x8, false);  // PE0 = quarter 0, rows 0..3
+  for (std::uint32_t row = 0; row < 16; ++row) {
+    for (std::uint32_t col = 0; col < 16; ++col) {
+      const std::uint32_t slot = row * 16 + col;
+      const bool written = row < 4 && col < 8;
+      EXPECT_EQ(fabric.read_slot(6, u8_tile(), slot), written ? second[slot] : first[slot])
+          << "row " << row << " column " << col;
+    }
+  }
+}
+
 // PUBLISH is legal exactly when the initialized quarters and the write's
 // mask together equal the allocation; the write mask may equal, never exceed,
 // the allocation mask.

@@ -178,6 +178,39 @@ TEST_F(BoundaryTest, EcstateBodyBitIsClearOutsideABlockBody) {
   EXPECT_EQ(model.state().context_register(0, arch::acr::kEcstate), 0u);
 }
 
+// The encoding of `B.IOT T#1, mask=1111, last, ->T<11>`: SizeCode 11 is
+// reserved for B.IOT, so the word decodes as a command with a violated field
+// constraint. The SizeCode field is found as the bits in which the encodings
+// of SizeCode 10 and 1 differ.
+std::uint32_t biot_with_size_code_eleven() {
+  const auto word = [](int size_code) {
+    const isa::AssemblyResult r = isa::Assembler().assemble_text(
+        "w.s", "B.IOT T#1, mask=1111, last, ->T<" + std::to_string(size_code) + ">\n");
+    EXPECT_TRUE(r.ok());
+    std::uint32_t value = 0;
+    for (int i = 0; i < 4; ++i)
+      value |= std::uint32_t{r.image.sections[0].bytes[i]} << (8 * i);
+    return value;
+  };
+  const std::uint32_t ten = word(10), one = word(1);
+  unsigned shift = 0;
+  while (((ten ^ one) >> shift & 1) == 0)
+    ++shift;
+  return (ten & ~(0xFu << shift)) | (11u << shift);
+}
+
+// After ACRC only a block stop or start may come: a command with a reserved
+// field there is BundleControl (placement before the field constraint); the
+// same word elsewhere is IllegalInstruction.
+TEST_F(BoundaryTest, AReservedCommandAfterAcrcIsBundleControl) {
+  const std::string word = "  .word " + std::to_string(biot_with_size_code_eleven()) + "\n";
+  const frontend::Halt halt = expect_trap(
+      "  addi zero, 63, ->x1\n  BSTART.SYS FALL\n  acrc 1\n" + word, FaultCode::BundleControl);
+  EXPECT_NE(halt.fault.describe().find("ACRC"), std::string::npos) << halt.fault.describe();
+  model.state().reset();
+  expect_trap("  BSTART.TLOAD FP16\n" + word, FaultCode::IllegalInstruction);
+}
+
 // Host services (Linux ABI numbers: write 64, exit 93, exit_group 94) at
 // their edges: stderr, a bad descriptor either side of 1..2, an empty write,
 // a buffer outside memory (EFAULT), an unknown service (ENOSYS), and an exit
