@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <string>
 
 #include "../cube/cube_fixture.hpp"
 #include "cube/cube_pe_module.hpp"
@@ -117,6 +118,7 @@ TEST(CubePeModule, EachPeComputesItsRowsAndTheLastPublishes) {
     EXPECT_EQ(rows.end, ns(8));
     EXPECT_EQ(rows.detail, "M=16 K=32 N=16 A=FP16 -> FP32");
     EXPECT_EQ(post.unit, sc_common::Unit::Fpatr);
+    EXPECT_EQ(post.detail, "PE" + std::to_string(pe) + " 16x16");  // whose rows, M x N
     EXPECT_EQ(post.start, ns(8 + pe));
     EXPECT_EQ(post.end, ns(9 + pe));
   }
