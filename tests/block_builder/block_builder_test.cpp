@@ -106,25 +106,33 @@ TEST_F(BlockBuilderTest, FpatrPlacementRules) {
 TEST_F(BlockBuilderTest, FpatrFieldCombinationsAtTheirEdges) {
   struct Case {
     const char* fields;  // GroupNCode, RowMaxEn, GroupMaxEn, RowMaxInit, MaxAbsEn
-    bool legal;
+    const char* fault;   // the rule it breaks, with the field values; none if legal
   };
   const Case cases[] = {
-      {"0, 0, 1, 0, 0", false}, {"1, 0, 0, 0, 0", false}, {"1, 0, 1, 0, 0", true},
-      {"9, 0, 1, 0, 0", true},  {"0, 0, 0, 0, 1", false}, {"0, 1, 0, 0, 1", true},
-      {"1, 0, 1, 0, 1", true},  {"0, 1, 0, 1, 0", true},  {"1, 0, 1, 1, 0", false},
-      {"9, 1, 1, 1, 1", true},
+      {"0, 0, 1, 0, 0", "GroupMaxEn = 1 with GroupNCode = 0"},
+      {"1, 0, 0, 0, 0", "GroupMaxEn = 0 with GroupNCode = 1"},
+      {"1, 0, 1, 0, 0", nullptr},
+      {"9, 0, 1, 0, 0", nullptr},
+      {"0, 0, 0, 0, 1", "MaxAbsEn = 1 needs RowMaxEn or GroupMaxEn"},
+      {"0, 1, 0, 0, 1", nullptr},
+      {"1, 0, 1, 0, 1", nullptr},
+      {"0, 1, 0, 1, 0", nullptr},
+      {"1, 0, 1, 1, 0", "RowMaxInit = 1 needs RowMaxEn = 1"},
+      {"9, 1, 1, 1, 1", nullptr},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.fields);
     model.state().reset();
     load("  BSTART.TMATMUL FP16\n  B.FPATR None, None, " + std::string(c.fields) + ", 0, 0, 0\n");
     const engine::RunResult result = model.run(2);
-    if (c.legal) {
+    if (c.fault == nullptr) {
       EXPECT_FALSE(result.halt) << result.halt->fault.describe();
       EXPECT_TRUE(model.state().header.fpatr.valid);
     } else {
       ASSERT_TRUE(result.halt);
       EXPECT_EQ(result.halt->fault.code, FaultCode::TileLegality) << result.halt->fault.describe();
+      EXPECT_NE(result.halt->fault.describe().find(c.fault), std::string::npos)
+          << result.halt->fault.describe();
       EXPECT_FALSE(result.halt->header.fpatr.valid);
     }
   }
