@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "block_builder/block_name.hpp"
 #include "program_fixture.hpp"
 
 namespace ptovp::testing {
@@ -140,6 +141,27 @@ TEST_F(BlockBuilderTest, FpatrFieldCombinationsAtTheirEdges) {
   EXPECT_EQ(fpatr.group_n_code(), 9u);
   EXPECT_TRUE(fpatr.row_max_en() && fpatr.group_max_en() && fpatr.row_max_init() &&
               fpatr.max_abs_en());
+}
+
+// Block names for traces and statistics: the TMOV and TSTORE encoding
+// variants by their BSTART.TMOV/TSTORE function codes 9..12 and 14 (the spec's
+// encoding table), the plain operations, and a block without an operation.
+TEST(BlockMnemonic, VariantsPlainOperationsAndNoOperation) {
+  const auto named = [](unsigned function) {
+    arch::BlockDescriptor block;
+    block.operation_valid = true;
+    block.operation_class = arch::OperationClass::Tlsu;
+    block.function = function;
+    return std::string(block_builder::block_mnemonic(block));
+  };
+  EXPECT_EQ(named(9), "TMOV.L2S.INSERT");
+  EXPECT_EQ(named(10), "TMOV.L2S.PUBLISH");
+  EXPECT_EQ(named(11), "TMOV.S2L.BROADCAST");
+  EXPECT_EQ(named(12), "TMOV.S2L.EXTRACT");
+  EXPECT_EQ(named(14), "TSTORE.SPART");
+  EXPECT_EQ(named(0), "TLOAD");
+  EXPECT_EQ(named(2), "TMOV");
+  EXPECT_EQ(block_builder::block_mnemonic(arch::BlockDescriptor{}), "block");
 }
 
 // block/attributes B.FPATR zero-mask-order-001: zero-mask binders may precede B.FPATR.

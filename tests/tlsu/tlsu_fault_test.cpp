@@ -107,6 +107,13 @@ TEST(TlsuFaults, DataAttributeRules) {
   BlockDescriptor store_code = fp32_load(0, 32);
   datr(store_code, 25);  // M162ND on a load
   expect_fault(core, store_code, FaultCode::TileLegality, 5);
+  // A TLSU block's B.DATR DataType must be DTYPE_NONE (31): 30 and 0 fault.
+  for (const unsigned type : {30u, 0u}) {
+    BlockDescriptor typed = fp32_load(0, 32);
+    datr(typed, 0);
+    typed.datr.data_type = type;
+    expect_fault(core, typed, FaultCode::TileLegality, 5);
+  }
   // dispatch/tlsu-layout-conversion: CUBE load with LB2 present.
   BlockDescriptor cube = block(TlsuFunction::TLoad, DataType::FP16);
   datr(cube, 22);
