@@ -26,7 +26,8 @@ import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^">]+)[">]')
 LINK = re.compile(r"target_link_libraries\s*\(([^)]*)\)", re.S)
-LIBRARY = re.compile(r"add_(?:library|executable)\s*\(\s*(\w+)([^)]*)\)", re.S)
+LIBRARY = re.compile(r"(?:add_library|add_executable|pybind11_add_module)\s*\(\s*(\w+)([^)]*)\)",
+                     re.S)
 SYSTEMC_HEADERS = ("systemc", "systemc.h", "tlm", "tlm.h")
 SOURCE_SUFFIXES = (".cpp", ".hpp", ".h")
 

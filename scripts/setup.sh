@@ -10,6 +10,7 @@ packages=(
   verilator clang clang-format clang-tidy python3-matplotlib  # verilator >= 5: PTOVP_RTL
   parallel slurm-wlm munge
   gdb-multiarch lldb            # debuggers for `ptovp run --gdb` (docs/debugging.md)
+  pybind11-dev python3-dev python3-pytest  # the Python API and its tests (docs/python.md)
 )
 
 missing=()
