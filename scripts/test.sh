@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds ptovp and runs every test: the Release suite, then the same suite
+# Builds ptovp and runs every test: the Release suite, clang-tidy over
+# modules/ and platform/ (scripts/tidy.sh, .clang-tidy), then the same suite
 # again under AddressSanitizer + UndefinedBehaviorSanitizer (what CI runs),
 # warnings as errors (PTOVP_WERROR) and the layer matrix checked by ctest.
 #   scripts/test.sh                 Release, then ASan + UBSan
@@ -18,6 +19,7 @@ run_preset() {
 }
 
 run_preset release
+bash scripts/tidy.sh build/release
 if [[ "${1:-}" != "--release-only" ]]; then
   run_preset asan
 fi

@@ -32,26 +32,27 @@ struct Result {
 };
 
 // The lane words of a port LANES x 32 bits wide, whichever C type Verilator
-// chose for it.
+// chose for it (VlWide, QData or IData): PTOVP_RTL_LANES picks one, so the
+// others are unused in a given build.
 template <std::size_t N>
 void put(VlWide<N>& port, unsigned lane, std::uint32_t word) {
   port[lane] = word;
 }
-inline void put(QData& port, unsigned lane, std::uint32_t word) {
+[[maybe_unused]] inline void put(QData& port, unsigned lane, std::uint32_t word) {
   const unsigned shift = 32 * lane;
   port = (port & ~(QData{0xFFFFFFFFu} << shift)) | QData{word} << shift;
 }
-inline void put(IData& port, unsigned, std::uint32_t word) {
+[[maybe_unused]] inline void put(IData& port, unsigned, std::uint32_t word) {
   port = word;
 }
 template <std::size_t N>
 std::uint32_t get(const VlWide<N>& port, unsigned lane) {
   return port[lane];
 }
-inline std::uint32_t get(QData port, unsigned lane) {
+[[maybe_unused]] inline std::uint32_t get(QData port, unsigned lane) {
   return static_cast<std::uint32_t>(port >> (32 * lane));
 }
-inline std::uint32_t get(IData port, unsigned) {
+[[maybe_unused]] inline std::uint32_t get(IData port, unsigned) {
   return port;
 }
 inline std::uint8_t flags_of(std::uint64_t port, unsigned lane) {

@@ -830,7 +830,7 @@ class Assembler::Pass {
 };
 
 Assembler::Assembler(IsaRelease release, SourceReader reader)
-    : release_(release), reader_(std::move(reader)) {
+    : reader_(std::move(reader)) {
   for (const FormInfo* form : forms_in_release(release)) {
     mnemonics_[to_upper(form->mnemonic)].push_back({form, -1});
     for (std::size_t v = 0; v < form->variant_count; ++v) {
@@ -847,6 +847,7 @@ Assembler::Assembler(IsaRelease release, SourceReader reader)
 
 AssemblyResult Assembler::assemble(const std::vector<std::string>& paths) {
   std::vector<std::pair<std::string, std::optional<std::string>>> sources;
+  sources.reserve(paths.size());
   for (const std::string& path : paths)
     sources.emplace_back(path, std::nullopt);
   return run(sources);

@@ -53,7 +53,6 @@ class Assembler {
   AssemblyResult run(
       const std::vector<std::pair<std::string, std::optional<std::string>>>& sources);
 
-  IsaRelease release_;
   SourceReader reader_;
   std::map<std::string, std::vector<Choice>> mnemonics_;  // upper-case mnemonic -> forms
 };

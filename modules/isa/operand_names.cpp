@@ -20,6 +20,7 @@ struct NamedCode {
 const std::vector<NamedCode>& entries(NameTable table) {
   static const auto data_types = [] {
     std::vector<NamedCode> list;
+    list.reserve(numeric::kDataTypes.size());
     for (const auto& info : numeric::kDataTypes) {
       list.push_back({static_cast<std::int64_t>(info.type), info.name});
     }

@@ -163,7 +163,7 @@ OperandParser::Fit OperandParser::parse_slot(const FormInfo& form, const Operand
                                              OperandError& error) const {
   const std::string_view text = operand.text;
   const auto set = [&](int which, std::int64_t value) {
-    const auto field = static_cast<std::size_t>(slot.fields[which]);
+    const auto field = static_cast<std::size_t>(static_cast<std::uint8_t>(slot.fields[which]));
     out.fields[field] = value;
     out.field_columns[field] = operand.column;
   };

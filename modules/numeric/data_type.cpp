@@ -8,14 +8,15 @@
 namespace ptovp::numeric {
 namespace {
 
-// kDataTypes index by 5-bit code (-1 for reserved codes): info() sits on
-// per-element paths, so it is a lookup, not a search.
-constexpr std::array<std::int8_t, 32> kIndexByCode = [] {
-  std::array<std::int8_t, 32> index{};
+// kDataTypes index by 5-bit code (kNoType for reserved codes): info() sits
+// on per-element paths, so it is a lookup, not a search.
+constexpr std::uint8_t kNoType = 0xFF;
+constexpr std::array<std::uint8_t, 32> kIndexByCode = [] {
+  std::array<std::uint8_t, 32> index{};
   for (auto& entry : index)
-    entry = -1;
+    entry = kNoType;
   for (std::size_t i = 0; i < kDataTypes.size(); ++i) {
-    index[static_cast<unsigned>(kDataTypes[i].type)] = static_cast<std::int8_t>(i);
+    index[static_cast<unsigned>(kDataTypes[i].type)] = static_cast<std::uint8_t>(i);
   }
   return index;
 }();
@@ -24,14 +25,14 @@ constexpr std::array<std::int8_t, 32> kIndexByCode = [] {
 
 const DataTypeInfo& info(DataType type) {
   const unsigned code = static_cast<unsigned>(type);
-  if (code < kIndexByCode.size() && kIndexByCode[code] >= 0) {
+  if (code < kIndexByCode.size() && kIndexByCode[code] != kNoType) {
     return kDataTypes[static_cast<std::size_t>(kIndexByCode[code])];
   }
   throw IllegalFieldValue("DataType", code, "not a tile data type");
 }
 
 std::optional<DataType> data_type_from_code(unsigned code) {
-  if (code < kIndexByCode.size() && kIndexByCode[code] >= 0) {
+  if (code < kIndexByCode.size() && kIndexByCode[code] != kNoType) {
     return kDataTypes[static_cast<std::size_t>(kIndexByCode[code])].type;
   }
   return std::nullopt;

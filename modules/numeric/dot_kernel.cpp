@@ -10,6 +10,10 @@
 #include <type_traits>
 #include <utility>
 
+#if defined(PTOVP_HAVE_AVX2_KERNEL)
+#include <cpuid.h>
+#endif
+
 #include "numeric/dot_kernel_impl.hpp"
 #include "numeric/dyadic.hpp"
 #include "numeric/encoders.hpp"
@@ -661,8 +665,12 @@ std::vector<T> bias_panel(const DotOperands& ops, std::size_t n) {
 
 bool avx2_supported() {
 #if defined(PTOVP_HAVE_AVX2_KERNEL)
-  static const bool supported = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-                                __builtin_cpu_supports("f16c");
+  static const bool supported = [] {
+    // F16C through CPUID leaf 1: Clang's __builtin_cpu_supports does not know it.
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_F16C) != 0;
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && f16c;
+  }();
   return supported;
 #else
   return false;

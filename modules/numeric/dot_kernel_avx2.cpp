@@ -95,7 +95,8 @@ void int16_tile_6x16(const std::int16_t* a, std::size_t lda, const std::int16_t*
                             : _mm256_setzero_si256();
 #pragma GCC unroll 6
     for (std::size_t i = 0; i < kMR; ++i) {
-      const __m256i v = _mm256_permute2x128_si256(acc[i][0], acc[i][1], h == 0 ? 0x20 : 0x31);
+      const __m256i v = h == 0 ? _mm256_permute2x128_si256(acc[i][0], acc[i][1], 0x20)
+                               : _mm256_permute2x128_si256(acc[i][0], acc[i][1], 0x31);
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + i * ldc + 8 * h),
                           _mm256_add_epi32(v, add));
     }

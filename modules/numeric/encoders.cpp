@@ -37,7 +37,7 @@ Fp8Format build_fp8_format(DataType type, std::uint8_t overflow_positive,
   }
   // Below the lowest binade: zero steps of its quantum, code 0.
   f.binades[0].quantum_exponent = f.binades[1].quantum_exponent;
-  const Fp8Binade& top = f.binades.at(static_cast<std::size_t>(f.highest - f.lowest + 1));
+  const Fp8Binade& top = f.binades.at(static_cast<std::size_t>(f.highest - f.lowest) + 1);
   f.largest_steps =
       static_cast<unsigned>(largest.significand << (largest.exponent - top.quantum_exponent));
   return f;

@@ -130,9 +130,12 @@ std::uint64_t valid_bytes(const arch::TileInfo& info) {
   do {                                       \
     if (auto fault_ = (expr)) return fault_; \
   } while (false)
+// `name` is the variable the macro declares, so it cannot be parenthesized.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define PTOVP_TRY_VALUE(name, expr) \
   auto name = (expr);               \
   if (!name) return name.fault()
+// NOLINTEND(bugprone-macro-parentheses)
 
 MaybeFault Tlsu::execute(const BlockDescriptor& block, std::uint64_t tile_capacity) {
   last_destination_.reset();

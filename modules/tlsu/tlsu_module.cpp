@@ -19,8 +19,6 @@ TlsuModule::TlsuModule(const sc_core::sc_module_name& name, memory::Memory& ram,
       memory_socket("memory_socket"),
       fabric_socket("fabric_socket"),
       ram_(ram),
-      local_(local),
-      fabric_(fabric),
       timing_(timing),
       log_(log),
       tlsu_(ram, local, fabric, final_nibble) {

@@ -41,8 +41,6 @@ class TlsuModule : public sc_core::sc_module {
   sc_core::sc_time shared_access(unsigned id, bool update, const sc_core::sc_time& time);
 
   memory::Memory& ram_;
-  const arch::LocalTileFile& local_;
-  const fabric::Fabric& fabric_;
   const sc_common::TimingConfig& timing_;
   sc_common::ActivityLog& log_;
   Tlsu tlsu_;

@@ -19,7 +19,8 @@ cube::CubeConfig cube_config(numeric::NumericProfile profile) {
 
 }  // namespace
 
-FunctionalModel::FunctionalModel(engine::ModelConfig config, std::ostream& out, std::ostream& err)
+FunctionalModel::FunctionalModel(const engine::ModelConfig& config, std::ostream& out,
+                                 std::ostream& err)
     : config_(config),
       state_(config.arch),
       memory_(config.memory_base, config.memory_size),

@@ -54,7 +54,7 @@ class FunctionalModel {
  public:
   // Throws std::invalid_argument for an impossible memory window or a
   // B.FPATR backend this build does not have.
-  explicit FunctionalModel(engine::ModelConfig config = {}, std::ostream& out = std::cout,
+  explicit FunctionalModel(const engine::ModelConfig& config = {}, std::ostream& out = std::cout,
                            std::ostream& err = std::cerr);
   FunctionalModel(const FunctionalModel&) = delete;
   FunctionalModel& operator=(const FunctionalModel&) = delete;

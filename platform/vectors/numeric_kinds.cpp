@@ -63,7 +63,7 @@ OutType lane_of(const char* type_key) {
 
 // An input the architecture rejects makes the line malformed, naming the field.
 template <typename Compute>
-VectorKind kind(std::string name, std::vector<std::string> inputs, OutType out_type,
+VectorKind kind(std::string name, std::vector<std::string> inputs, const OutType& out_type,
                 Compute compute) {
   return VectorKind{std::move(name),
                     std::move(inputs),
