@@ -25,7 +25,7 @@ endfunction()
 
 # Exports `folder` (a source folder named like its include prefix: modules/cube,
 # platform/engine) as the one include root of `target`, so that users write
-# `#include "cube/cube_unit.hpp"` and see no other library's headers unless
+# `#include "cube/cube.hpp"` and see no other library's headers unless
 # they link that library too. The root is a per-target folder in the build
 # tree holding a single symbolic link to the source folder.
 function(ptovp_export_folder target folder)

@@ -10,14 +10,14 @@
 #include <functional>
 #include <string>
 
-#include "cube/cube_unit.hpp"
+#include "cube/cube.hpp"
 
 namespace ptovp::cube {
 
 using StallHandler = std::function<arch::MaybeFault(const std::string& reason)>;
 
 inline std::function<arch::MaybeFault(const arch::BlockDescriptor&, std::uint64_t)> block_executor(
-    CubeUnit& unit, StallHandler on_stall) {
+    Cube& unit, StallHandler on_stall) {
   return [&unit, on_stall = std::move(on_stall)](const arch::BlockDescriptor& block,
                                                  std::uint64_t) -> arch::MaybeFault {
     CubeOutcome outcome = unit.execute(block);

@@ -186,7 +186,7 @@ CubeOutcome BlockCheck::types() {
                       ? numeric::NumericProfile::PtoV0
                       : config_.profile;
   // B.FPATR against B.DATR and the accumulator class (step 9's first check).
-  auto post = fpatr::PostProcessUnit::configure(block_.fpatr, block_.datr, plan_.accumulator);
+  auto post = fpatr::Fpatr::configure(block_.fpatr, block_.datr, plan_.accumulator);
   if (!post) return propagate(post.fault());
   plan_.post = *post;
   a_scaled_ = plan_.mx && numeric::mx_side_scaled(plan_.a_type);
@@ -195,7 +195,7 @@ CubeOutcome BlockCheck::types() {
 }
 
 CubeOutcome BlockCheck::binding_stream() {
-  const fpatr::PostProcessUnit& pp = *plan_.post;
+  const fpatr::Fpatr& pp = *plan_.post;
   const unsigned shared_count = block_.shared_count;
   const unsigned right_group = 1u + b_scaled_;
   const unsigned both_groups = right_group + 1u + a_scaled_;
@@ -535,7 +535,7 @@ CubeOutcome BlockCheck::local_operands() {
 }
 
 CubeOutcome BlockCheck::destinations() {
-  const fpatr::PostProcessUnit& pp = *plan_.post;
+  const fpatr::Fpatr& pp = *plan_.post;
   const arch::TileBinding& dest0 = *destinations_[0];
   // Step 11: C's raw selector against D's DstTile hand (PTO-CUBE-ACCUMULATOR-OUTPUT-001).
   if (plan_.acc && codes_[0] == dest0.destination_hand) {

@@ -12,12 +12,12 @@
 
 #include "arch/block_descriptor.hpp"
 #include "arch/local_tile_file.hpp"
+#include "cube/cube.hpp"
 #include "cube/cube_config.hpp"
-#include "cube/cube_unit.hpp"
 #include "cube/matrix_function.hpp"
 #include "cube/row_split.hpp"
 #include "fabric/fabric.hpp"
-#include "fpatr/post_process_unit.hpp"
+#include "fpatr/fpatr.hpp"
 
 namespace ptovp::cube {
 
@@ -42,7 +42,7 @@ struct CubePlan {
   numeric::NumericProfile profile = numeric::NumericProfile::Hardware;
   std::uint32_t m = 1, n = 1, k = 1;
   RowSplit split;
-  std::optional<fpatr::PostProcessUnit> post;
+  std::optional<fpatr::Fpatr> post;
   std::optional<OperandSource> c, a, a_scale, b, b_scale, bias_tile, c_scale;
   std::vector<unsigned> post_sources;  // RowMaxIn, vector quant, vector PReLU registers
   struct Destination {

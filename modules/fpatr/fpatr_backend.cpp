@@ -99,7 +99,7 @@ std::string describe_alpha(const numeric::Dyadic& alpha) {
 std::optional<std::string> CheckedBackend::compare(const RowsJob& job) const {
   const Side& a = buffers_->reference;
   const Side& b = buffers_->candidate;
-  const PostProcessUnit& unit = *job.unit;
+  const Fpatr& unit = *job.unit;
   const arch::FpAttributes& fp = unit.attributes();
   const std::string head = fmt::format(
       "block {} at 0x{:x}, PE{}, PreQuantMode {} ({}) ReluMode {} {} accumulator", job.block,

@@ -3,7 +3,7 @@
 // block's post-process configuration and decoded parameters, and where the
 // staged outputs go; a Backend fills the outputs and answers the status
 // flags and, when it counts them, the cycles it took. Both engines call a
-// Backend: the functional engine from cube::CubeUnit::execute, the SystemC
+// Backend: the functional engine from cube::Cube::execute, the SystemC
 // platform from fpatr::FpatrModule's b_transport, so an implementation
 // (C++, Verilated RTL, both checked against each other) is a configuration
 // choice (`fpatr.backend`).
@@ -16,12 +16,12 @@
 #include <string_view>
 #include <vector>
 
-#include "fpatr/post_process_unit.hpp"
+#include "fpatr/fpatr.hpp"
 
 namespace ptovp::fpatr {
 
 struct RowsJob {
-  const PostProcessUnit* unit = nullptr;  // the block's B.FPATR/B.DATR configuration
+  const Fpatr* unit = nullptr;  // the block's B.FPATR/B.DATR configuration
   const Parameters* parameters = nullptr;
   const std::uint32_t* accumulator = nullptr;  // rows x columns raw words, row-major
   std::uint32_t rows = 0, columns = 0;
@@ -50,7 +50,7 @@ class Backend {
   }
 };
 
-// The numeric core (numeric/postprocess.hpp) through PostProcessUnit::run.
+// The numeric core (numeric/postprocess.hpp) through Fpatr::run.
 class CppBackend final : public Backend {
  public:
   std::string_view name() const override { return "cpp"; }

@@ -169,7 +169,7 @@ bool fits_lane(const numeric::Dyadic& value) {
          value.exponent < 512;
 }
 
-BlockConfig block_config(const PostProcessUnit& unit) {
+BlockConfig block_config(const Fpatr& unit) {
   const numeric::PostProcess& post = unit.element_pipeline();
   BlockConfig c;
   c.source = unit.accumulator_type() == numeric::DataType::S32   ? 0
@@ -218,7 +218,7 @@ unsigned RtlBackend::depth() {
   return kDepth;
 }
 
-std::optional<std::string> RtlBackend::unsupported(const PostProcessUnit& unit) {
+std::optional<std::string> RtlBackend::unsupported(const Fpatr& unit) {
   const numeric::PostProcess& post = unit.element_pipeline();
   if (post.identity()) return std::nullopt;
   const bool integer_output = numeric::info(unit.output_type()).kind != numeric::TypeKind::Floating;
@@ -231,7 +231,7 @@ std::optional<std::string> RtlBackend::unsupported(const PostProcessUnit& unit) 
 }
 
 RowsAnswer RtlBackend::run(const RowsJob& job) {
-  const PostProcessUnit& unit = *job.unit;
+  const Fpatr& unit = *job.unit;
   if (auto reason = unsupported(unit)) {
     if (!failure_)
       failure_ =

@@ -42,7 +42,7 @@ class RtlBackend final : public Backend {
   static unsigned depth();
   // Whether the RTL computes `unit`'s element function (the reductions it
   // always does); a reason otherwise.
-  static std::optional<std::string> unsupported(const PostProcessUnit& unit);
+  static std::optional<std::string> unsupported(const Fpatr& unit);
 
   class Model;  // the Verilated model behind the lane interface (rtl_backend.cpp)
 

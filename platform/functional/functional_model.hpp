@@ -17,7 +17,7 @@
 #include "arch/local_tile_file.hpp"
 #include "arch/shared_tile_file.hpp"
 #include "block_builder/block_builder.hpp"
-#include "cube/cube_unit.hpp"
+#include "cube/cube.hpp"
 #include "devices/linx_virt.hpp"
 #include "engine/model_config.hpp"
 #include "engine/state_dump.hpp"
@@ -86,7 +86,7 @@ class FunctionalModel {
   const frontend::FrontEnd& front_end() const { return front_end_; }
   block_builder::BlockBuilder& builder() { return builder_; }
   tlsu::Tlsu& tlsu() { return tlsu_; }
-  cube::CubeUnit& cube() { return cube_; }
+  cube::Cube& cube() { return cube_; }
   // Since construction: what the units did, and the closed regions in the
   // order they ended (regions nest; an end with none open is ignored).
   const ActivityCounts& activity() const { return activity_; }
@@ -104,7 +104,7 @@ class FunctionalModel {
   fabric::Fabric fabric_;
   tlsu::Tlsu tlsu_;
   std::unique_ptr<fpatr::Backend> fpatr_;
-  cube::CubeUnit cube_;
+  cube::Cube cube_;
   block_builder::BlockBuilder builder_;
   frontend::FrontEnd front_end_;
   std::unique_ptr<devices::LinxVirt> devices_;

@@ -41,8 +41,8 @@ SystemCPlatform::SystemCPlatform(const sc_core::sc_module_name& name,
       cube_(local_, fabric_.semantics(), state_, config_.cube),
       pes_("pe", arch::kPeCount,
            [this](const char* pe_name, std::size_t pe) {
-             return new cube::CubePeModule(pe_name, static_cast<unsigned>(pe), cube_,
-                                           config_.timing, log_);
+             return new cube::CubeModule(pe_name, static_cast<unsigned>(pe), cube_, config_.timing,
+                                         log_);
            }),
       fpatr_backend_(fpatr::make_backend(config_.model.fpatr_backend)),
       fpatr_("fpatr", *fpatr_backend_, config_.timing, log_) {

@@ -21,7 +21,7 @@
 
 #include "block_builder/block_builder_module.hpp"
 #include "config/platform_config.hpp"
-#include "cube/cube_pe_module.hpp"
+#include "cube/cube_module.hpp"
 #include "engine/model_config.hpp"
 #include "engine/state_dump.hpp"
 #include "fabric/fabric_module.hpp"
@@ -93,8 +93,8 @@ class SystemCPlatform : public sc_core::sc_module {
   frontend::FrontEndModule front_end_;
   std::unique_ptr<LinxVirtModule> devices_;  // the machine's devices (platform.machine)
   tlsu::TlsuModule tlsu_;
-  cube::CubeUnit cube_;
-  sc_core::sc_vector<cube::CubePeModule> pes_;
+  cube::Cube cube_;
+  sc_core::sc_vector<cube::CubeModule> pes_;
   std::unique_ptr<fpatr::Backend> fpatr_backend_;
   fpatr::FpatrModule fpatr_;
 };

@@ -23,7 +23,7 @@
 #include "arch/block_descriptor.hpp"
 #include "arch/local_tile_file.hpp"
 #include "arch/shared_tile_file.hpp"
-#include "cube/cube_unit.hpp"
+#include "cube/cube.hpp"
 #include "fabric/fabric.hpp"
 
 namespace ptovp::cube::test {
@@ -70,7 +70,7 @@ struct Core {
   arch::LocalTileFile local;
   arch::SharedTileFile shared_file;
   fabric::Fabric fabric{shared_file};
-  CubeUnit cube{local, fabric, state};
+  Cube cube{local, fabric, state};
 
   CubeOutcome run(const BlockDescriptor& b) { return cube.execute(b); }
 

@@ -9,22 +9,21 @@
 #include <string>
 
 #include "../cube/cube_fixture.hpp"
-#include "fpatr/post_process_unit.hpp"
+#include "fpatr/fpatr.hpp"
 #include "numeric/fpatr_params.hpp"
 
 namespace ptovp::cube::test {
 namespace {
 
-using fpatr::PostProcessUnit;
+using fpatr::Fpatr;
 
 // The 27 legal PreQuantMode codes and their accumulator class (0: any).
 const std::set<unsigned> kLegalModes = {0,  1,  2,  3,  4,  5,  12, 13, 16, 17, 18, 19, 20, 23,
                                         24, 25, 26, 27, 28, 32, 33, 34, 35, 36, 37, 38, 39};
 const std::set<unsigned> kS32Modes = {2, 3, 4, 5, 12, 13, 17, 18, 19, 20, 35, 39};
 
-arch::Expected<PostProcessUnit> configure(unsigned mode, DataType accumulator, unsigned relu = 0,
-                                          unsigned rmode = 0, bool sat = false,
-                                          std::uint32_t extra = 0) {
+arch::Expected<Fpatr> configure(unsigned mode, DataType accumulator, unsigned relu = 0,
+                                unsigned rmode = 0, bool sat = false, std::uint32_t extra = 0) {
   arch::FpAttributes fp;
   fp.valid = true;
   fp.word = fpatr_word(mode, relu) | extra;
@@ -32,7 +31,7 @@ arch::Expected<PostProcessUnit> configure(unsigned mode, DataType accumulator, u
   datr.present = rmode != 0 || sat;
   datr.rmode = static_cast<std::uint8_t>(rmode);
   datr.saturating = sat;
-  return PostProcessUnit::configure(fp, datr, accumulator);
+  return Fpatr::configure(fp, datr, accumulator);
 }
 // The accumulator class a legal mode takes.
 DataType accumulator_of(unsigned mode) {

@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
   datr.present = true;
   datr.rmode = 1;  // RNE
   datr.saturating = true;
-  auto unit = fpatr::PostProcessUnit::configure(fp, datr, numeric::DataType::S32);
+  auto unit = fpatr::Fpatr::configure(fp, datr, numeric::DataType::S32);
   if (!unit.ok()) return 1;
   fpatr::Parameters parameters;
   parameters.quant = unit.value().element_pipeline().quant_parameter(

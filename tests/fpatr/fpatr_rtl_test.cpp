@@ -70,7 +70,7 @@ struct OneElement {
   std::uint8_t d_flags = 0;
   RowsJob job;
 
-  OneElement(const PostProcessUnit& unit, std::uint32_t v, std::uint64_t q, std::uint64_t r) {
+  OneElement(const Fpatr& unit, std::uint32_t v, std::uint64_t q, std::uint64_t r) {
     const numeric::PostProcess& post = unit.element_pipeline();
     const numeric::QuantParameter quant = post.quant_parameter(q);
     const numeric::Dyadic alpha = post.relu_mode() >= numeric::kReluScalar
@@ -108,8 +108,7 @@ TEST(FpatrRtl, EveryPostVectorOfTheIntegerFamilyGivesTheVectorsBitsAndFlags) {
       fp.valid = true;
       fp.word = fpatr_word(static_cast<unsigned>(std::stoul(f["mode"])),
                            static_cast<unsigned>(std::stoul(f["relu"])));
-      auto unit =
-          PostProcessUnit::configure(fp, datr(rmode_code(f["rmode"]), f["sat"] == "1"), acc);
+      auto unit = Fpatr::configure(fp, datr(rmode_code(f["rmode"]), f["sat"] == "1"), acc);
       ASSERT_TRUE(unit.ok()) << unit.fault().reason;
       if (RtlBackend::unsupported(unit.value())) {
         ++outside;
@@ -197,7 +196,7 @@ void run_family(const Family& family, std::uint64_t elements, std::uint64_t seed
     const unsigned rmode = programmable ? static_cast<unsigned>(rng() % 8) : 0;
     const bool sat =
         (programmable || info.rounding == numeric::RoundingClass::FixedRNE) && rng() % 2 == 0;
-    auto unit = PostProcessUnit::configure(fp, datr(rmode, sat), acc);
+    auto unit = Fpatr::configure(fp, datr(rmode, sat), acc);
     ASSERT_TRUE(unit.ok()) << unit.fault().reason;
     const numeric::PostProcess& post = unit.value().element_pipeline();
     auto quant_word = [&] {
@@ -263,7 +262,7 @@ TEST(FpatrRtl, CheckedCatchesAnInjectedRoundingFaultAndReportsIt) {
   arch::FpAttributes fp;
   fp.valid = true;
   fp.word = fpatr_word(3, 0);
-  auto unit = PostProcessUnit::configure(fp, datr(1, false), DataType::S32);
+  auto unit = Fpatr::configure(fp, datr(1, false), DataType::S32);
   ASSERT_TRUE(unit.ok());
   Parameters p;
   p.quant = unit.value().element_pipeline().quant_parameter(

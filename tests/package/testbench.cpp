@@ -5,8 +5,8 @@
 #include <iostream>
 
 #include "config/platform_config.hpp"
-#include "fpatr/fpatr_backend.hpp"
 #include "engine/fault_report.hpp"
+#include "fpatr/fpatr_backend.hpp"
 #include "isa/assembler.hpp"
 #include "numeric/fpatr_params.hpp"
 #include "systemc/systemc_platform.hpp"
@@ -17,7 +17,7 @@ int sc_main(int, char**) {
   arch::FpAttributes fp;
   fp.valid = true;
   fp.word = 3u << 26;
-  auto unit = fpatr::PostProcessUnit::configure(fp, arch::DataAttributes{}, numeric::DataType::S32);
+  auto unit = fpatr::Fpatr::configure(fp, arch::DataAttributes{}, numeric::DataType::S32);
   if (!unit.ok()) return 1;
   fpatr::Parameters parameters;
   parameters.quant = unit.value().element_pipeline().quant_parameter(
@@ -50,8 +50,8 @@ int sc_main(int, char**) {
   const engine::RunResult result = platform.run(0);
   if (!result.halt || result.halt->exit_code != 3 || result.instructions != 3) {
     std::cerr << "testbench: the program ended with "
-              << (result.halt ? engine::format_fault_report(*result.halt) : "no halt")
-              << " after " << result.instructions << " instructions\n";
+              << (result.halt ? engine::format_fault_report(*result.halt) : "no halt") << " after "
+              << result.instructions << " instructions\n";
     return 1;
   }
   std::printf("testbench: REQ8 2 4, EBREAK 3 after 3 instructions\n");

@@ -90,7 +90,7 @@ TEST(FpatrModule, RunsTheJobOnItsBackendAndAnswersTheFlags) {
   arch::FpAttributes fp;
   fp.valid = true;
   fp.word = 3u << 26;
-  auto unit = PostProcessUnit::configure(fp, arch::DataAttributes{}, numeric::DataType::S32);
+  auto unit = Fpatr::configure(fp, arch::DataAttributes{}, numeric::DataType::S32);
   ASSERT_TRUE(unit.ok());
   Parameters parameters;
   parameters.quant = unit.value().element_pipeline().quant_parameter(

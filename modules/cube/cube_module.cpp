@@ -1,4 +1,4 @@
-#include "cube/cube_pe_module.hpp"
+#include "cube/cube_module.hpp"
 
 #include <algorithm>
 
@@ -10,8 +10,8 @@
 
 namespace ptovp::cube {
 
-CubePeModule::CubePeModule(const sc_core::sc_module_name& name, unsigned pe, CubeUnit& array,
-                           const sc_common::TimingConfig& timing, sc_common::ActivityLog& log)
+CubeModule::CubeModule(const sc_core::sc_module_name& name, unsigned pe, Cube& array,
+                       const sc_common::TimingConfig& timing, sc_common::ActivityLog& log)
     : sc_module(name),
       block_socket("block_socket"),
       fabric_socket("fabric_socket"),
@@ -20,11 +20,11 @@ CubePeModule::CubePeModule(const sc_core::sc_module_name& name, unsigned pe, Cub
       array_(array),
       timing_(timing),
       log_(log) {
-  block_socket.register_b_transport(this, &CubePeModule::b_transport);
+  block_socket.register_b_transport(this, &CubeModule::b_transport);
 }
 
-sc_core::sc_time CubePeModule::shared_sources_ready(const arch::BlockDescriptor& block,
-                                                    sc_core::sc_time start) {
+sc_core::sc_time CubeModule::shared_sources_ready(const arch::BlockDescriptor& block,
+                                                  sc_core::sc_time start) {
   for (unsigned i = 0; i < block.shared_count; ++i) {
     sc_common::SharedAccess access;
     access.id = block.shared[i].shared_id;
@@ -38,7 +38,7 @@ sc_core::sc_time CubePeModule::shared_sources_ready(const arch::BlockDescriptor&
   return start;
 }
 
-void CubePeModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+void CubeModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
   auto* transaction = payload.get_extension<sc_common::BlockTransaction>();
   if (transaction == nullptr) {
     payload.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
@@ -65,9 +65,9 @@ void CubePeModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_ti
   }
 }
 
-void CubePeModule::compute(tlm::tlm_generic_payload& payload,
-                           const sc_common::BlockTransaction& transaction,
-                           const sc_core::sc_time& delay) {
+void CubeModule::compute(tlm::tlm_generic_payload& payload,
+                         const sc_common::BlockTransaction& transaction,
+                         const sc_core::sc_time& delay) {
   const CubePlan& plan = array_.plan();
   const std::uint32_t rows = plan.split.rows(pe_);
   if (rows == 0) return;

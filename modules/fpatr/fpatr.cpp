@@ -1,4 +1,4 @@
-#include "fpatr/post_process_unit.hpp"
+#include "fpatr/fpatr.hpp"
 
 #include <algorithm>
 
@@ -29,16 +29,15 @@ std::uint64_t read_word(const arch::LocalTile& tile, unsigned pe, std::uint32_t 
 
 }  // namespace
 
-Expected<PostProcessUnit> PostProcessUnit::configure(const arch::FpAttributes& fpatr,
-                                                     const arch::DataAttributes& datr,
-                                                     DataType accumulator) {
+Expected<Fpatr> Fpatr::configure(const arch::FpAttributes& fpatr, const arch::DataAttributes& datr,
+                                 DataType accumulator) {
   try {
     const numeric::NumericControl control{
         numeric::rounding_from_code(datr.present ? datr.rmode : 0),
         datr.present && datr.saturating};
     if (fpatr.group_max_en()) numeric::group_n_from_code(fpatr.group_n_code());
-    return PostProcessUnit(fpatr, numeric::PostProcess(fpatr.pre_quant_mode(), fpatr.relu_mode(),
-                                                       accumulator, control));
+    return Fpatr(fpatr, numeric::PostProcess(fpatr.pre_quant_mode(), fpatr.relu_mode(), accumulator,
+                                             control));
   } catch (const numeric::IllegalFieldValue& error) {
     return illegal(fmt::format(
         "B.FPATR PreQuantMode {} ReluMode {} with a {} accumulator and "
@@ -50,33 +49,32 @@ Expected<PostProcessUnit> PostProcessUnit::configure(const arch::FpAttributes& f
   }
 }
 
-std::uint32_t PostProcessUnit::groups(std::uint32_t n) const {
+std::uint32_t Fpatr::groups(std::uint32_t n) const {
   const unsigned group_n = numeric::group_n_from_code(fpatr_.group_n_code());
   return (n + group_n - 1) / group_n;
 }
 
-bool PostProcessUnit::scalar_quant() const {
+bool Fpatr::scalar_quant() const {
   return post_.mode().parameter != numeric::ParameterKind::None && !vector_quant();
 }
 
-unsigned PostProcessUnit::scalar_count() const {
+unsigned Fpatr::scalar_count() const {
   return (scalar_quant() ? 1u : 0u) + (post_.relu_mode() == numeric::kReluScalar ? 1u : 0u);
 }
 
-unsigned PostProcessUnit::source_count() const {
+unsigned Fpatr::source_count() const {
   return (fpatr_.row_max_en() && fpatr_.row_max_init() ? 1u : 0u) + (vector_quant() ? 1u : 0u) +
          (post_.relu_mode() == numeric::kReluVector ? 1u : 0u);
 }
 
-numeric::QuantParameter PostProcessUnit::zero_quant() const {
+numeric::QuantParameter Fpatr::zero_quant() const {
   numeric::QuantParameter zero;
   zero.scale = numeric::Dyadic{};
   if (post_.mode().parameter == numeric::ParameterKind::Shift) zero.shift = 1;
   return zero;
 }
 
-MaybeFault PostProcessUnit::check_scalar_words(const arch::BlockDescriptor& block,
-                                               std::uint8_t mask) const {
+MaybeFault Fpatr::check_scalar_words(const arch::BlockDescriptor& block, std::uint8_t mask) const {
   if (!block.ior.valid) return std::nullopt;
   for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
     if (!arch::pe_selected(mask, pe)) continue;
@@ -96,9 +94,8 @@ MaybeFault PostProcessUnit::check_scalar_words(const arch::BlockDescriptor& bloc
   return std::nullopt;
 }
 
-MaybeFault PostProcessUnit::check_sources(const arch::LocalTileFile& tiles, const unsigned* indices,
-                                          std::uint32_t rows, std::uint32_t n,
-                                          std::uint8_t mask) const {
+MaybeFault Fpatr::check_sources(const arch::LocalTileFile& tiles, const unsigned* indices,
+                                std::uint32_t rows, std::uint32_t n, std::uint8_t mask) const {
   struct Expect {
     const char* role;
     std::uint32_t rows, cols;
@@ -149,7 +146,7 @@ MaybeFault PostProcessUnit::check_sources(const arch::LocalTileFile& tiles, cons
   return std::nullopt;
 }
 
-Expected<TileInfo> PostProcessUnit::row_max_info(std::uint32_t capacity, std::uint32_t rows) const {
+Expected<TileInfo> Fpatr::row_max_info(std::uint32_t capacity, std::uint32_t rows) const {
   auto info =
       arch::make_ordinary_tile(capacity, 1, rows, 1, accumulator_type(), arch::Layout::RowMajor,
                                arch::Location::Any, arch::kMaxLocalCapacity);
@@ -159,8 +156,8 @@ Expected<TileInfo> PostProcessUnit::row_max_info(std::uint32_t capacity, std::ui
                                 info.fault().reason));
 }
 
-Expected<TileInfo> PostProcessUnit::group_max_info(std::uint32_t capacity, std::uint32_t rows,
-                                                   std::uint32_t n) const {
+Expected<TileInfo> Fpatr::group_max_info(std::uint32_t capacity, std::uint32_t rows,
+                                         std::uint32_t n) const {
   const std::uint32_t columns = groups(n);
   auto info = arch::make_ordinary_tile(capacity, columns, rows, columns, accumulator_type(),
                                        arch::Layout::RowMajor, arch::Location::Any,
@@ -173,9 +170,9 @@ Expected<TileInfo> PostProcessUnit::group_max_info(std::uint32_t capacity, std::
                   numeric::group_n_from_code(fpatr_.group_n_code()), info.fault().reason));
 }
 
-Parameters PostProcessUnit::parameters(const arch::BlockDescriptor& block, unsigned pe,
-                                       const arch::LocalTileFile& tiles, const unsigned* indices,
-                                       std::uint32_t rows, std::uint32_t n) const {
+Parameters Fpatr::parameters(const arch::BlockDescriptor& block, unsigned pe,
+                             const arch::LocalTileFile& tiles, const unsigned* indices,
+                             std::uint32_t rows, std::uint32_t n) const {
   Parameters p;
   const bool ior = block.ior.valid;
   if (scalar_quant()) {
@@ -209,8 +206,8 @@ Parameters PostProcessUnit::parameters(const arch::BlockDescriptor& block, unsig
   return p;
 }
 
-std::uint8_t PostProcessUnit::run(const std::uint32_t* accumulator, std::uint32_t rows,
-                                  std::uint32_t n, const Parameters& p, const Outputs& out) const {
+std::uint8_t Fpatr::run(const std::uint32_t* accumulator, std::uint32_t rows, std::uint32_t n,
+                        const Parameters& p, const Outputs& out) const {
   const DataType type = accumulator_type();
   const bool max_abs = fpatr_.max_abs_en();
   const bool vector_alpha = post_.relu_mode() == numeric::kReluVector;

@@ -1,12 +1,12 @@
 // One CUBE PE as a SystemC module; the platform instantiates four around one
-// cube::CubeUnit. The builder sends a CUBE block to PE0..PE3, and ADR 0078
+// cube::Cube. The builder sends a CUBE block to PE0..PE3, and ADR 0078
 // makes the block a rendezvous: the combined preflight across the four PEs
 // passes before any PE has an effect, and D, RowMaxOut, GroupMaxOut and the
 // flags publish together. The block transaction says which send opens the
-// rendezvous (that PE runs the preflight, CubeUnit::prepare, and answers a
+// rendezvous (that PE runs the preflight, Cube::prepare, and answers a
 // fault or a stall in the transaction) and which closes it (that PE commits:
-// the output group's allocation and the atomic publish, CubeUnit::commit);
-// every PE computes its own rows into staging (CubeUnit::compute_rows) in its
+// the output group's allocation and the atomic publish, Cube::commit);
+// every PE computes its own rows into staging (Cube::compute_rows) in its
 // own transport. A PE reads its Shared operands through the fabric (waiting
 // for their readiness), computes for
 //   cube_base_cycles + ceil(rows/16) * ceil(K/k_step(A)) * ceil(N/16) * factor(A)
@@ -17,7 +17,7 @@
 #include <systemc>
 #include <tlm>
 
-#include "cube/cube_unit.hpp"
+#include "cube/cube.hpp"
 #include "sc_common/activity_log.hpp"
 #include "sc_common/block_protocol.hpp"
 #include "sc_common/block_transaction.hpp"
@@ -25,14 +25,14 @@
 
 namespace ptovp::cube {
 
-class CubePeModule : public sc_core::sc_module {
+class CubeModule : public sc_core::sc_module {
  public:
-  sc_common::UnitTargetSocket<CubePeModule> block_socket;
-  sc_common::UnitInitiatorSocket<CubePeModule> fabric_socket;
-  sc_common::UnitInitiatorSocket<CubePeModule> fpatr_socket;
+  sc_common::UnitTargetSocket<CubeModule> block_socket;
+  sc_common::UnitInitiatorSocket<CubeModule> fabric_socket;
+  sc_common::UnitInitiatorSocket<CubeModule> fpatr_socket;
 
-  CubePeModule(const sc_core::sc_module_name& name, unsigned pe, CubeUnit& array,
-               const sc_common::TimingConfig& timing, sc_common::ActivityLog& log);
+  CubeModule(const sc_core::sc_module_name& name, unsigned pe, Cube& array,
+             const sc_common::TimingConfig& timing, sc_common::ActivityLog& log);
 
  private:
   void b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
@@ -44,7 +44,7 @@ class CubePeModule : public sc_core::sc_module {
   sc_core::sc_time shared_sources_ready(const arch::BlockDescriptor& block, sc_core::sc_time start);
 
   unsigned pe_;
-  CubeUnit& array_;
+  Cube& array_;
   const sc_common::TimingConfig& timing_;
   sc_common::ActivityLog& log_;
   sc_core::sc_time free_at_ = sc_core::SC_ZERO_TIME;

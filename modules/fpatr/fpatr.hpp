@@ -46,14 +46,13 @@ struct Outputs {
   std::uint8_t* group_max_flags = nullptr;
 };
 
-class PostProcessUnit {
+class Fpatr {
  public:
   // The mode table row, ReluMode, the accumulator class and B.DATR RMode/Sat
   // against the mode (BundleFPATRDATRFieldsLegal: the contract requires it
   // even though the ASL's CUBE dispatch does not call it).
-  static arch::Expected<PostProcessUnit> configure(const arch::FpAttributes& fpatr,
-                                                   const arch::DataAttributes& datr,
-                                                   DataType accumulator);
+  static arch::Expected<Fpatr> configure(const arch::FpAttributes& fpatr,
+                                         const arch::DataAttributes& datr, DataType accumulator);
 
   DataType accumulator_type() const { return post_.accumulator_type(); }
   const arch::FpAttributes& attributes() const { return fpatr_; }
@@ -102,8 +101,7 @@ class PostProcessUnit {
                    const Parameters& parameters, const Outputs& out) const;
 
  private:
-  PostProcessUnit(const arch::FpAttributes& fpatr, numeric::PostProcess post)
-      : fpatr_(fpatr), post_(post) {}
+  Fpatr(const arch::FpAttributes& fpatr, numeric::PostProcess post) : fpatr_(fpatr), post_(post) {}
 
   bool scalar_quant() const;
   // The B.IOR slot of the scalar quant word and of the LReLU word.

@@ -48,13 +48,13 @@ struct CubeOutcome {
   bool done() const { return !fault && !stall; }
 };
 
-class CubeUnit {
+class Cube {
  public:
-  CubeUnit(arch::LocalTileFile& local, fabric::Fabric& fabric, arch::ArchState& state,
-           CubeConfig config = {});
-  ~CubeUnit();
-  CubeUnit(const CubeUnit&) = delete;
-  CubeUnit& operator=(const CubeUnit&) = delete;
+  Cube(arch::LocalTileFile& local, fabric::Fabric& fabric, arch::ArchState& state,
+       CubeConfig config = {});
+  ~Cube();
+  Cube(const Cube&) = delete;
+  Cube& operator=(const Cube&) = delete;
 
   const CubeConfig& config() const { return config_; }
   void set_config(const CubeConfig& config) { config_ = config; }

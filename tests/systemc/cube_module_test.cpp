@@ -11,7 +11,7 @@
 #include <string>
 
 #include "../cube/cube_fixture.hpp"
-#include "cube/cube_pe_module.hpp"
+#include "cube/cube_module.hpp"
 #include "fabric/fabric_module.hpp"
 #include "fpatr/fpatr_module.hpp"
 #include "harness.hpp"
@@ -32,11 +32,11 @@ struct Harness : sc_core::sc_module {
   fabric::FabricModule fabric{"fabric", timing, log};
   fpatr::CppBackend backend;
   fpatr::FpatrModule fpatr{"fpatr", backend, timing, log};
-  sc_core::sc_vector<CubePeModule> pes;
+  sc_core::sc_vector<CubeModule> pes;
   sc_core::sc_vector<sc_common::UnitInitiatorSocket<Harness>> sockets{"socket", arch::kPeCount};
   explicit Harness(const sc_core::sc_module_name& name)
       : sc_module(name), pes("pe", arch::kPeCount, [this](const char* pe_name, std::size_t pe) {
-          return new CubePeModule(pe_name, static_cast<unsigned>(pe), core.cube, timing, log);
+          return new CubeModule(pe_name, static_cast<unsigned>(pe), core.cube, timing, log);
         }) {
     for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
       sockets[pe].bind(pes[pe].block_socket);
@@ -82,7 +82,7 @@ struct Sent {
   }
 };
 
-TEST(CubePeModule, EachPeComputesItsRowsAndTheLastPublishes) {
+TEST(CubeModule, EachPeComputesItsRowsAndTheLastPublishes) {
   Harness& h = harness();
   const arch::BlockDescriptor block = per_pe_gemm(h.core);
   const std::uint64_t capacity = h.core.capacity_in_use();
@@ -126,7 +126,7 @@ TEST(CubePeModule, EachPeComputesItsRowsAndTheLastPublishes) {
   EXPECT_EQ(h.log.macs().at("FP16"), 4u * 16 * 16 * 32);
 }
 
-TEST(CubePeModule, APreflightFaultEndsTheBlockAtTheFirstPeWithoutEffect) {
+TEST(CubeModule, APreflightFaultEndsTheBlockAtTheFirstPeWithoutEffect) {
   Harness& h = harness();
   arch::BlockDescriptor block = per_pe_gemm(h.core);
   block.fpatr.valid = false;  // no B.FPATR: BundleControl
@@ -141,7 +141,7 @@ TEST(CubePeModule, APreflightFaultEndsTheBlockAtTheFirstPeWithoutEffect) {
   EXPECT_FALSE(h.core.cube.open());
 }
 
-TEST(CubePeModule, AnAllocationFaultAtTheLastPeRollsBackAfterEveryPeComputed) {
+TEST(CubeModule, AnAllocationFaultAtTheLastPeRollsBackAfterEveryPeComputed) {
   Harness& h = harness();
   const arch::BlockDescriptor block = per_pe_gemm(h.core);
   // D's hand is full: the preflight passes, the allocation at the commit fails.

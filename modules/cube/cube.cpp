@@ -1,4 +1,4 @@
-#include "cube/cube_unit.hpp"
+#include "cube/cube.hpp"
 
 #include <algorithm>
 #include <array>
@@ -99,7 +99,7 @@ void store_rows(std::uint8_t* payload, const std::uint32_t* row_term, std::uint3
 
 }  // namespace
 
-struct CubeUnit::Block {
+struct Cube::Block {
   const arch::BlockDescriptor* descriptor = nullptr;
   CubePlan plan;
   numeric::DotOperands views;
@@ -110,21 +110,21 @@ struct CubeUnit::Block {
   std::string name;  // the CUBE function, for B.FPATR's reports
 };
 
-CubeUnit::CubeUnit(arch::LocalTileFile& local, fabric::Fabric& fabric, arch::ArchState& state,
-                   CubeConfig config)
+Cube::Cube(arch::LocalTileFile& local, fabric::Fabric& fabric, arch::ArchState& state,
+           CubeConfig config)
     : local_(local),
       fabric_(fabric),
       state_(state),
       config_(config),
       block_(std::make_unique<Block>()) {}
 
-CubeUnit::~CubeUnit() = default;
+Cube::~Cube() = default;
 
-const CubePlan& CubeUnit::plan() const {
+const CubePlan& Cube::plan() const {
   return block_->plan;
 }
 
-CubeOutcome CubeUnit::execute(const arch::BlockDescriptor& block) {
+CubeOutcome Cube::execute(const arch::BlockDescriptor& block) {
   CubeOutcome outcome = prepare(block);
   if (!open_) return outcome;
   for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
@@ -134,7 +134,7 @@ CubeOutcome CubeUnit::execute(const arch::BlockDescriptor& block) {
   return commit();
 }
 
-CubeOutcome CubeUnit::prepare(const arch::BlockDescriptor& block) {
+CubeOutcome Cube::prepare(const arch::BlockDescriptor& block) {
   last_destinations_.clear();
   Block& open = *block_;
   open.plan = CubePlan{};
@@ -146,7 +146,7 @@ CubeOutcome CubeUnit::prepare(const arch::BlockDescriptor& block) {
   return outcome;
 }
 
-void CubeUnit::compute_rows(unsigned pe) {
+void Cube::compute_rows(unsigned pe) {
   Block& open = *block_;
   const CubePlan& plan = open.plan;
   const std::uint32_t rows = plan.split.rows(pe);
@@ -188,11 +188,11 @@ void CubeUnit::compute_rows(unsigned pe) {
   open.flags |= numeric::dot(ops, out.accumulator.data());
 }
 
-std::optional<fpatr::RowsJob> CubeUnit::post_process_job(unsigned pe) {
+std::optional<fpatr::RowsJob> Cube::post_process_job(unsigned pe) {
   Block& open = *block_;
   const CubePlan& plan = open.plan;
   const std::uint32_t rows = plan.split.rows(pe);
-  const fpatr::PostProcessUnit& pp = *plan.post;
+  const fpatr::Fpatr& pp = *plan.post;
   if (rows == 0 || pp.identity()) return std::nullopt;
   // The outputs are staged with the block and publish with D (docs/cube.md,
   // "Data flow").
@@ -215,11 +215,11 @@ std::optional<fpatr::RowsJob> CubeUnit::post_process_job(unsigned pe) {
   return job;
 }
 
-void CubeUnit::post_processed(std::uint8_t flags) {
+void Cube::post_processed(std::uint8_t flags) {
   block_->flags |= flags;
 }
 
-CubeOutcome CubeUnit::commit() {
+CubeOutcome Cube::commit() {
   Block& open = *block_;
   const CubePlan& plan = open.plan;
   open_ = false;
@@ -275,7 +275,7 @@ CubeOutcome CubeUnit::commit() {
     }
     tile.define_valid_region();
   };
-  const fpatr::PostProcessUnit& pp = *plan.post;
+  const fpatr::Fpatr& pp = *plan.post;
   std::size_t next = 0;
   if (pp.identity()) {
     publish(last_destinations_[next++], plan.n,
