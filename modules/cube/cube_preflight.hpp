@@ -42,6 +42,8 @@ struct CubePlan {
   numeric::NumericProfile profile = numeric::NumericProfile::Hardware;
   std::uint32_t m = 1, n = 1, k = 1;
   RowSplit split;
+  // The multiply-accumulates PE `pe` computes: its rows of M, each N x K.
+  std::uint64_t macs(unsigned pe) const { return std::uint64_t{split.rows(pe)} * n * k; }
   std::optional<fpatr::Fpatr> post;
   std::optional<OperandSource> c, a, a_scale, b, b_scale, bias_tile, c_scale;
   std::vector<unsigned> post_sources;  // RowMaxIn, vector quant, vector PReLU registers

@@ -51,7 +51,7 @@ FunctionalModel::FunctionalModel(const engine::ModelConfig& config, std::ostream
                   const cube::CubePlan& plan = cube_.plan();
                   std::uint64_t& macs = activity_.macs[std::string(numeric::name(plan.a_type))];
                   for (unsigned pe = 0; pe < arch::kPeCount; ++pe)
-                    macs += std::uint64_t{plan.split.rows(pe)} * plan.n * plan.k;
+                    macs += plan.macs(pe);
                 }
                 return fault;
               },
