@@ -750,7 +750,8 @@ def main() -> int:
                         help="only these operators (default: all)")
     parser.add_argument("--sample", type=int, default=40, help="mutants to run (default 40)")
     parser.add_argument("--seed", type=int, default=1, help="sampling seed (default 1)")
-    parser.add_argument("--only", nargs="+", metavar="KEY", help="run exactly these mutants")
+    parser.add_argument("--only", nargs="+", metavar="KEY",
+                        help="run exactly these mutants, in this order")
     parser.add_argument("--list", action="store_true",
                         help="print the sampled mutants with their keys and stop")
     parser.add_argument("--scratch", type=Path, default=REPO / "build" / "mutation",
@@ -775,9 +776,9 @@ def main() -> int:
     population = [m for f in files for m in enumerate_mutants(f, (REPO / f).read_text())
                   if not args.operators or m.operator in args.operators]
     if args.only:
-        wanted = set(args.only)
-        chosen = [m for m in population if m.key in wanted]
-        missing = wanted - {m.key for m in chosen}
+        by_key = {m.key: m for m in population}
+        chosen = [by_key[key] for key in dict.fromkeys(args.only) if key in by_key]
+        missing = set(args.only) - set(by_key)
         if missing:
             sys.exit(f"mutate: no mutant with key {', '.join(sorted(missing))}")
     else:
