@@ -303,8 +303,10 @@ def repository_files() -> list[str]:
 
 def sync_scratch(source: Path) -> None:
     """Copies changed files only, so unchanged files keep their time stamps and
-    the scratch build stays incremental."""
-    for relative in repository_files():
+    the scratch build stays incremental; removes the files the repository no
+    longer has (a renamed source would otherwise stay in the scratch copy)."""
+    wanted = set(repository_files())
+    for relative in wanted:
         original, copy = REPO / relative, source / relative
         data = original.read_bytes()
         if copy.is_file() and copy.read_bytes() == data:
@@ -312,6 +314,10 @@ def sync_scratch(source: Path) -> None:
         copy.parent.mkdir(parents=True, exist_ok=True)
         copy.write_bytes(data)
         shutil.copymode(original, copy)
+    for copy in source.rglob("*"):
+        relative = copy.relative_to(source)
+        if relative.parts[0] != "build" and copy.is_file() and str(relative) not in wanted:
+            copy.unlink()
 
 
 class Scratch:
@@ -328,15 +334,16 @@ class Scratch:
     def prepare(self) -> None:
         self.source.mkdir(parents=True, exist_ok=True)
         sync_scratch(self.source)
-        if not (self.build / "build.ninja").is_file():
-            configure = ["cmake", "-S", str(self.source), "-B", str(self.build), "-G", "Ninja",
-                         "-DCMAKE_BUILD_TYPE=Release", "-DPTOVP_BUILD_BENCHMARKS=OFF",
-                         f"-DPTOVP_SHARED_DIR={REPO.parent / 'shared'}"]
-            if shutil.which("ccache"):
-                configure.append("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache")
-            status, output, _ = run(configure, self.source)
-            if status != 0:
-                sys.exit(f"mutate: configuring the scratch build failed:\n{output[-4000:]}")
+        # Always configured: a source renamed since the last run leaves build.ninja
+        # naming a file that is gone, which ninja cannot regenerate by itself.
+        configure = ["cmake", "-S", str(self.source), "-B", str(self.build), "-G", "Ninja",
+                     "-DCMAKE_BUILD_TYPE=Release", "-DPTOVP_BUILD_BENCHMARKS=OFF",
+                     f"-DPTOVP_SHARED_DIR={REPO.parent / 'shared'}"]
+        if shutil.which("ccache"):
+            configure.append("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache")
+        status, output, _ = run(configure, self.source)
+        if status != 0:
+            sys.exit(f"mutate: configuring the scratch build failed:\n{output[-4000:]}")
 
     def compile(self, timeout: float, targets: list[str] | None = None) -> tuple[bool, str]:
         command = ["cmake", "--build", str(self.build), "-j", str(self.jobs)]
