@@ -252,5 +252,27 @@ TEST(Fabric, ReadViewOfAnUnallocatedSxUsesTheSmallestCapacity) {
   EXPECT_FALSE(fabric.read_view(7, 4, 16, 16, DataType::FP32, Layout::CubeM16, std::nullopt));
 }
 
+// A read view of a held Sx narrows the valid shape and is Location Any,
+// whatever location the writer's descriptor carried (a Local tile's is Vector
+// or Matrix); equal valid shapes are the largest legal read.
+TEST(Fabric, ReadViewOfAHeldSxIsLocationAnyWithTheRequestedValidShape) {
+  arch::SharedTileFile file;
+  Fabric fabric(file);
+  const TileInfo held = *arch::make_ordinary_tile(256, 16, 4, 16, DataType::FP32, Layout::RowMajor,
+                                                  arch::Location::Vector, arch::kMaxSharedCapacity);
+  const std::vector<std::uint8_t> staged(held.capacity_bytes, 0x5a);
+  fabric.update(9, held, staged.data(), arch::kAllPes, true);
+  ASSERT_EQ(file.at(9).info.location, arch::Location::Vector);
+  const auto view = fabric.read_view(9, 2, 16, 16, DataType::FP32, Layout::RowMajor, 256u);
+  ASSERT_TRUE(view) << view.fault().reason;
+  EXPECT_EQ(view->location, arch::Location::Any);
+  EXPECT_EQ(view->valid_rows, 2u);
+  EXPECT_EQ(view->valid_columns, 16u);
+  EXPECT_EQ(view->capacity_bytes, 256u);
+  EXPECT_TRUE(fabric.read_view(9, 4, 16, 16, DataType::FP32, Layout::RowMajor, std::nullopt));
+  EXPECT_FALSE(fabric.read_view(9, 5, 16, 16, DataType::FP32, Layout::RowMajor, std::nullopt));
+  EXPECT_FALSE(fabric.read_view(9, 4, 17, 16, DataType::FP32, Layout::RowMajor, std::nullopt));
+}
+
 }  // namespace
 }  // namespace ptovp::fabric

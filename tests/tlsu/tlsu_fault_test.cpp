@@ -92,6 +92,10 @@ TEST(TlsuFaults, UnusedIorFieldsAreBundleControl) {
   BlockDescriptor c = fp32_load(0, 32);
   c.ior.source[2] = 4;
   expect_fault(core, c, FaultCode::BundleControl, 5);
+  // The reason names every field, the last source slot included.
+  EXPECT_EQ(core.run(c)->reason,
+            "B.IOR fields this operation does not consume are not zero (RegDst=0 RegSrc=1/2/4; "
+            "2 source(s) used)");
 }
 
 // dispatch/tile-schema block-fault-tload-tstore-ordinary-pad-008 and B.DATR rules.
