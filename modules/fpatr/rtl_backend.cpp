@@ -61,7 +61,8 @@ inline std::uint8_t flags_of(std::uint64_t port, unsigned lane) {
 
 // The block parameters as the RTL latches them.
 struct BlockConfig {
-  std::uint8_t source = 0, kind = 0, relu = 0, rmode = 1, offset_width = 0, out_bits = 32;
+  std::uint8_t source = 0, kind = 0, relu = 0, rmode = 1, offset_width = 0, out_format = 0,
+               out_bits = 32;
   bool sat = false, out_signed = true, max_abs = false;
 };
 
@@ -97,6 +98,7 @@ class ModelOf final : public RtlBackend::Model {
     model_.cfg_rmode = c.rmode;
     model_.cfg_sat = c.sat;
     model_.cfg_offset_width = c.offset_width;
+    model_.cfg_out_format = c.out_format;
     model_.cfg_out_bits = c.out_bits;
     model_.cfg_out_signed = c.out_signed;
     model_.cfg_max_abs = c.max_abs;
@@ -169,6 +171,18 @@ bool fits_lane(const numeric::Dyadic& value) {
          value.exponent < 512;
 }
 
+// The RTL's destination format code (cfg_out_format): 0 for the integers.
+std::uint8_t out_format(numeric::DataType type) {
+  switch (type) {
+    case numeric::DataType::FP32: return 1;
+    case numeric::DataType::FP16: return 2;
+    case numeric::DataType::BF16: return 3;
+    case numeric::DataType::E4M3: return 4;
+    case numeric::DataType::HiF8: return 5;
+    default: return 0;
+  }
+}
+
 BlockConfig block_config(const Fpatr& unit) {
   const numeric::PostProcess& post = unit.element_pipeline();
   BlockConfig c;
@@ -180,6 +194,7 @@ BlockConfig block_config(const Fpatr& unit) {
   c.rmode = static_cast<std::uint8_t>(post.control().rounding);
   c.sat = post.control().saturate;
   c.offset_width = post.mode().offset_width;
+  c.out_format = out_format(unit.output_type());
   const numeric::DataTypeInfo& out = numeric::info(unit.output_type());
   c.out_bits = out.lane_bits;
   c.out_signed = out.kind == numeric::TypeKind::Signed;
@@ -218,26 +233,8 @@ unsigned RtlBackend::depth() {
   return kDepth;
 }
 
-std::optional<std::string> RtlBackend::unsupported(const Fpatr& unit) {
-  const numeric::PostProcess& post = unit.element_pipeline();
-  if (post.identity()) return std::nullopt;
-  const bool integer_output = numeric::info(unit.output_type()).kind != numeric::TypeKind::Floating;
-  if (unit.accumulator_type() != numeric::DataType::FP32 && integer_output) return std::nullopt;
-  return fmt::format(
-      "PreQuantMode {} ({}) with a {} accumulator and a {} output is not in the B.FPATR RTL "
-      "(rtl/fpatr: the integer family; docs/rtl-cosim.md)",
-      post.mode().code, post.mode().name, numeric::name(unit.accumulator_type()),
-      numeric::name(unit.output_type()));
-}
-
 RowsAnswer RtlBackend::run(const RowsJob& job) {
   const Fpatr& unit = *job.unit;
-  if (auto reason = unsupported(unit)) {
-    if (!failure_)
-      failure_ =
-          fmt::format("block {} at 0x{:x}, PE{}: {}", job.block, job.block_pc, job.pe, *reason);
-    return {};
-  }
   const Parameters& p = *job.parameters;
   const numeric::PostProcess& post = unit.element_pipeline();
   const bool vector_quant = unit.vector_quant();

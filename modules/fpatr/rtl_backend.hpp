@@ -7,11 +7,9 @@
 // FPATR module turns into cycles x clock period. No SystemC process, no
 // sc_clock: temporal decoupling keeps working and an idle unit costs nothing.
 //
-// The RTL covers the integer family of the element pipeline (S32/U32
-// accumulators to integer outputs, the shift modes, the raw accumulator of
-// mode 0) and every reduction. A job outside it (an FP32 accumulator through
-// a conversion, a floating output) is not computed: failure() names it and
-// the run stops.
+// The RTL covers every PreQuantMode, ReluMode and reduction. A multiplier
+// its lane format cannot carry (none of the legal FP19 scales and
+// activations) is not computed: failure() names it and the run stops.
 #pragma once
 
 #include <cstdint>
@@ -40,9 +38,6 @@ class RtlBackend final : public Backend {
   // The RTL's lanes per beat and pipeline depth (its build parameters).
   static unsigned lanes();
   static unsigned depth();
-  // Whether the RTL computes `unit`'s element function (the reductions it
-  // always does); a reason otherwise.
-  static std::optional<std::string> unsupported(const Fpatr& unit);
 
   class Model;  // the Verilated model behind the lane interface (rtl_backend.cpp)
 

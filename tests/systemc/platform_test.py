@@ -10,7 +10,8 @@ VCD, state), Statistics (instructions by kind, the VCD's busy signals), Faults (
 state), Timing (one latency key moves the totals by the expected amount),
 BadInput (exit 2, a message naming the problem, no output left behind),
 Backends (fpatr.backend=rtl and checked give the memory, state and exit
-status of cpp on firmware with random inputs; skipped without the RTL).
+status of cpp on firmware with random inputs, integer and floating outputs;
+skipped without the RTL).
 """
 import argparse
 import glob
@@ -19,6 +20,7 @@ import os
 import random
 import resource
 import stat
+import struct
 import subprocess
 import sys
 import tempfile
@@ -27,6 +29,7 @@ import unittest
 PTOVP = None
 FIRMWARE = None
 MEMORY_WINDOW = "0:0x100000"  # every firmware's code and data
+MX_INPUTS = 0x18000  # mx_gemm_bias's data: 4 PEs x 0x6000
 
 
 class PlatformCase(unittest.TestCase):
@@ -107,42 +110,81 @@ class Backends(PlatformCase):
 
     def random_inputs(self, size, seed):
         path = self.path(f"inputs{seed}.bin")
+        data = bytearray(random.Random(seed).randbytes(size))
+        if size == MX_INPUTS:
+            self.make_mx_inputs_finite(data, random.Random(seed))
         with open(path, "wb") as f:
-            f.write(random.Random(seed).randbytes(size))
+            f.write(data)
         return path
 
-    def test_rtl_and_checked_match_cpp_on_the_post_process_firmware(self):
-        for name, size in (("s8_gemm_req8_relu_rowmax", 0x4000), ("mx_gemm_bias", 0x18000)):
-            image = self.assemble(os.path.join(FIRMWARE, name, name + ".s"), name)
-            inputs = self.random_inputs(size, len(name))
-            for engine in ("systemc", "functional"):
-                runs = {backend: self.run_engine(image, engine, f"{name}.{engine}.{backend}",
-                                                 "--load", f"{inputs}@0x10000", "--set",
-                                                 f"fpatr.backend={backend}")
-                        for backend in ("cpp", "rtl", "checked")}
-                with self.subTest(firmware=name, engine=engine):
-                    self.assertEqual(runs["cpp"][0], 0)
-                    for backend in ("rtl", "checked"):
-                        self.assertEqual(runs[backend][0], runs["cpp"][0], backend + " status")
-                        self.assertEqual(runs[backend][1], runs["cpp"][1], backend + " state")
-                        self.assertEqual(runs[backend][2], runs["cpp"][2], backend + " memory")
+    @staticmethod
+    def make_mx_inputs_finite(data, rng):
+        """mx_gemm_bias's inputs (its memory map, per PE) with no E4M3 NaN, E8M0
+        scales 2^-11..2^1 and FP32 biases in [-64, 64], so D has finite values
+        of every size, most of them in FP16's range."""
+        for pe in range(4):
+            base = pe * 0x6000
+            for i in range(base, base + 0x3200):
+                if data[i] & 0x7F == 0x7F:
+                    data[i] ^= 1
+            for scales in (0x1000, 0x2100, 0x3180):
+                for i in range(base + scales, base + scales + 0x80):
+                    data[i] = rng.randrange(116, 129)
+            for n in range(32):
+                struct.pack_into("<f", data, base + 0x1080 + 4 * n, rng.uniform(-64, 64))
 
-    def test_a_mode_outside_the_rtl_stops_the_run_with_status_102(self):
-        source = os.path.join(FIRMWARE, "s8_gemm_req8_relu_rowmax", "s8_gemm_req8_relu_rowmax.s")
-        with open(source) as f:
+    def assert_backends_agree(self, image, name, inputs_size):
+        inputs = self.random_inputs(inputs_size, len(name))
+        for engine in ("systemc", "functional"):
+            runs = {backend: self.run_engine(image, engine, f"{name}.{engine}.{backend}",
+                                             "--load", f"{inputs}@0x10000", "--set",
+                                             f"fpatr.backend={backend}")
+                    for backend in ("cpp", "rtl", "checked")}
+            with self.subTest(firmware=name, engine=engine):
+                self.assertEqual(runs["cpp"][0], 0)
+                for backend in ("rtl", "checked"):
+                    self.assertEqual(runs[backend][0], runs["cpp"][0], backend + " status")
+                    self.assertEqual(runs[backend][1], runs["cpp"][1], backend + " state")
+                    self.assertEqual(runs[backend][2], runs["cpp"][2], backend + " memory")
+
+    def test_rtl_and_checked_match_cpp_on_the_post_process_firmware(self):
+        for name, size in (("s8_gemm_req8_relu_rowmax", 0x4000), ("mx_gemm_bias", MX_INPUTS)):
+            image = self.assemble(os.path.join(FIRMWARE, name, name + ".s"), name)
+            self.assert_backends_agree(image, name, size)
+
+    def variant(self, name, edits):
+        """The firmware `name` with each edit: `old`, found `count` times, has its first
+        occurrence replaced by `new`."""
+        with open(os.path.join(FIRMWARE, name, name + ".s")) as f:
             text = f.read()
-        # DEQF16 (S32 to FP16, no offset; D twice the bytes) is outside the
-        # RTL's integer family.
-        self.assertIn("B.FPATR REQ8,", text)
-        self.assertIn(".equ QUANT_HI, 0x3FA0", text)
-        self.assertIn("->M<4>", text)
-        text = text.replace("B.FPATR REQ8,", "B.FPATR DEQF16,").replace("->M<4>", "->M<5>")
-        image = self.assemble_text(text.replace(".equ QUANT_HI, 0x3FA0", ".equ QUANT_HI, 0"),
-                                   "deqf16")
-        result = self.ptovp("run", image, "--quiet", "--set", "fpatr.backend=rtl")
-        self.assertEqual(result.returncode, 102, result.stderr)
-        self.assertIn("PreQuantMode 5 (DEQF16)", result.stderr)
-        self.assertIn("not in the B.FPATR RTL", result.stderr)
+        for old, new, count in edits:
+            self.assertEqual(text.count(old), count, old)
+            text = text.replace(old, new, 1)
+        return text
+
+    def test_rtl_and_checked_match_cpp_on_floating_outputs(self):
+        # S32 accumulators to FP16 (DEQF16, B.DATR RNE with Sat): D is FP16,
+        # twice the bytes, so RowMax moves up.
+        deqf16 = self.variant("s8_gemm_req8_relu_rowmax", (
+            ("B.FPATR REQ8,", "B.FPATR DEQF16,", 1),
+            (".equ QUANT_HI, 0x3FA0", ".equ QUANT_HI, 0", 1),
+            ("->M<4>", "->M<5>", 1),
+            ("BSTART.TSTORE S8", "BSTART.TSTORE FP16", 1),
+            ("hl.addi s0, D_OFF, ->a1\n        hl.liu N, ->a2",
+             "hl.addi s0, D_OFF, ->a1\n        hl.liu N*2, ->a2", 1),
+            (".equ ROWMAX_OFF, 0x900", ".equ ROWMAX_OFF, 0xB00", 1)))
+        self.assert_backends_agree(self.assemble_text(deqf16, "deqf16"), "deqf16", 0x4000)
+        # FP32 accumulators: block 0 to FP16 with ReLU (F322F16), block 1
+        # mode 0 with ReLU (FP32 out).
+        store_fp32 = "hl.liu N*4, ->a2\n        BSTART.TSTORE FP32"
+        store_fp16 = "hl.liu N*2, ->a2\n        BSTART.TSTORE FP16"
+        floating = self.variant("mx_gemm_bias", (
+            ("B.FPATR None, None,", "B.FPATR F322F16, ReLU,", 2),
+            ("B.FPATR None, None,", "B.FPATR None, ReLU,", 1),
+            ("->M<6>", "->M<5>", 2),
+            (store_fp32, store_fp16, 2)))
+        self.assert_backends_agree(self.assemble_text(floating, "mx_floating"), "mx_floating",
+                                   MX_INPUTS)
 
 
 class Determinism(PlatformCase):
