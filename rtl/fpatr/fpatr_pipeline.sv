@@ -525,22 +525,11 @@ module fpatr_pipeline #(
   endfunction
 
   // ---------------------------------------------------------------------
-  // Stage 0: the combinational function of the input beat.
-  logic [LANES*32-1:0] bits_d;
-  logic [ LANES*8-1:0] flags_d;
-  always_comb begin
-    for (int i = 0; i < LANES; i++) begin
-      logic [36:0] r;
-      r = in_op ? reduction_step(in_current[i*32+:32], in_value[i*32+:32]) :
-          element(in_value[i*32+:32], in_scale[i*32+:32], in_alpha[i*32+:32],
-                  in_offset[i*32+:32]);
-      bits_d[i*32+:32] = in_lanes[i] ? r[31:0] : 32'd0;
-      flags_d[i*8+:8] = in_lanes[i] ? {3'd0, r[36:32]} : 8'd0;
-    end
-  end
-
   // DEPTH register stages, stall-all: a stage advances when the last one
-  // drains or is empty.
+  // drains or is empty. Stage 0 registers the function of the input beat,
+  // computed only for the lanes that carry an element of a valid beat (the
+  // others hold zero), so a Verilated model evaluates it once per clock
+  // edge rather than at every input change.
   logic [DEPTH-1:0] valid_q;
   logic [LANES-1:0] lanes_q[DEPTH];
   logic [LANES*32-1:0] bits_q[DEPTH];
@@ -559,6 +548,19 @@ module fpatr_pipeline #(
 
   always_ff @(posedge clk) begin
     if (advance) begin
+      logic [LANES*32-1:0] bits_d;
+      logic [LANES*8-1:0] flags_d;
+      for (int i = 0; i < LANES; i++) begin
+        logic [36:0] r;
+        r = '0;
+        if (in_valid && in_lanes[i]) begin
+          r = in_op ? reduction_step(in_current[i*32+:32], in_value[i*32+:32]) :
+              element(in_value[i*32+:32], in_scale[i*32+:32], in_alpha[i*32+:32],
+                      in_offset[i*32+:32]);
+        end
+        bits_d[i*32+:32] = r[31:0];
+        flags_d[i*8+:8] = {3'd0, r[36:32]};
+      end
       lanes_q[0] <= in_lanes;
       bits_q[0] <= bits_d;
       flags_q[0] <= flags_d;
