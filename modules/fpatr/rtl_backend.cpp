@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <deque>
 #include <vector>
 
 #include <fmt/format.h>
@@ -72,9 +73,29 @@ class RtlBackend::Model {
  public:
   virtual ~Model() = default;
   virtual void configure(const BlockConfig& config) = 0;
+  // One clock cycle with out_ready high: offers `beat` (nullptr: none) and
+  // answers whether the pipeline took it and whether a result came out
+  // (into `result`).
+  struct Cycle {
+    bool accepted;
+    bool produced;
+  };
+  virtual Cycle cycle(const Beat* beat, Result& result) = 0;
+
   // Streams `beats` through the pipeline (results in order); returns the
   // clock cycles it took, from the first beat offered to the last result.
-  virtual std::uint64_t stream(const std::vector<Beat>& beats, std::vector<Result>& results) = 0;
+  std::uint64_t stream(const std::vector<Beat>& beats, std::vector<Result>& results) {
+    results.assign(beats.size(), Result{});
+    std::size_t offered = 0, received = 0;
+    std::uint64_t cycles = 0;
+    while (received < beats.size()) {
+      const Cycle c = cycle(offered < beats.size() ? &beats[offered] : nullptr, results[received]);
+      ++cycles;
+      if (c.produced) ++received;
+      if (c.accepted) ++offered;
+    }
+    return cycles;
+  }
 };
 
 namespace {
@@ -88,6 +109,7 @@ class ModelOf final : public RtlBackend::Model {
     model_.eval();
     tick();
     model_.rst_n = 1;
+    model_.out_ready = 1;
     model_.eval();
   }
 
@@ -108,31 +130,21 @@ class ModelOf final : public RtlBackend::Model {
     model_.cfg_load = 0;
   }
 
-  std::uint64_t stream(const std::vector<Beat>& beats, std::vector<Result>& results) override {
-    results.assign(beats.size(), Result{});
-    std::size_t offered = 0, received = 0;
-    std::uint64_t cycles = 0;
-    model_.out_ready = 1;
-    while (received < beats.size()) {
-      // Drive, let the handshakes settle, sample, then the clock edge.
-      const bool offering = offered < beats.size();
-      model_.in_valid = offering ? 1 : 0;
-      if (offering) drive(beats[offered]);
-      model_.eval();
-      const bool accepted = offering && model_.in_ready;
-      if (model_.out_valid) {
-        Result& r = results[received++];
-        for (unsigned lane = 0; lane < kLanes; ++lane) {
-          r.bits[lane] = get(model_.out_bits, lane);
-          r.flags[lane] = flags_of(model_.out_flags, lane);
-        }
+  // Drive, let the handshakes settle, sample, then the clock edge.
+  Cycle cycle(const Beat* beat, Result& result) override {
+    model_.in_valid = beat != nullptr ? 1 : 0;
+    if (beat != nullptr) drive(*beat);
+    model_.eval();
+    const Cycle c{beat != nullptr && model_.in_ready != 0, model_.out_valid != 0};
+    if (c.produced) {
+      for (unsigned lane = 0; lane < kLanes; ++lane) {
+        result.bits[lane] = get(model_.out_bits, lane);
+        result.flags[lane] = flags_of(model_.out_flags, lane);
       }
-      tick();
-      ++cycles;
-      if (accepted) ++offered;
     }
+    tick();
     model_.in_valid = 0;
-    return cycles;
+    return c;
   }
 
  private:
@@ -213,6 +225,134 @@ struct Sequence {
   std::uint8_t* flags_out;
 };
 
+// LANES sequences reduced side by side, a sequence per lane: step k (k = 0
+// is the ABS of the first word, when MaxAbsEn; the last, RowMaxIn against the
+// result, when there is one) needs the result of the step before.
+class ReductionBatch {
+ public:
+  ReductionBatch(const Sequence* sequences, std::size_t count, bool max_abs)
+      : sequences_(sequences), count_(count), step_(max_abs ? 0 : 1) {
+    for (std::size_t s = 0; s < count; ++s) {
+      running_[s] = sequences[s].words[0];
+      longest_ = std::max(longest_, sequences[s].count);
+    }
+    prepare();
+  }
+
+  // A step to offer (none in flight); no step in flight and none left.
+  bool ready() const { return !in_flight_ && has_beat_; }
+  bool done() const { return !in_flight_ && !has_beat_; }
+  const Beat& beat() const { return beat_; }
+
+  void issued() { in_flight_ = true; }
+
+  void retire(const Result& result) {
+    for (std::size_t s = 0; s < count_; ++s) {
+      if ((beat_.lanes >> s & 1u) == 0) continue;
+      running_[s] = result.bits[s];
+      running_flags_[s] |= result.flags[s];
+    }
+    in_flight_ = false;
+    ++step_;
+    prepare();
+  }
+
+  // Writes the results; returns the OR of their flags.
+  std::uint8_t finish() const {
+    std::uint8_t flags = 0;
+    for (std::size_t s = 0; s < count_; ++s) {
+      *sequences_[s].out = running_[s];
+      if (sequences_[s].flags_out != nullptr) *sequences_[s].flags_out = running_flags_[s];
+      flags |= running_flags_[s];
+    }
+    return flags;
+  }
+
+ private:
+  // The beat of the next step that has a lane, if any is left.
+  void prepare() {
+    for (; step_ <= longest_; ++step_) {
+      beat_ = Beat{};
+      beat_.reduce = true;
+      for (std::size_t s = 0; s < count_; ++s) {
+        const Sequence& seq = sequences_[s];
+        if (step_ < seq.count) {
+          beat_.lanes |= 1u << s;
+          beat_.current[s] = running_[s];
+          beat_.value[s] = seq.words[step_];
+        } else if (step_ == seq.count && seq.init != nullptr) {
+          beat_.lanes |= 1u << s;
+          beat_.current[s] = *seq.init;
+          beat_.value[s] = running_[s];
+        }
+      }
+      if (beat_.lanes != 0) {
+        has_beat_ = true;
+        return;
+      }
+    }
+    has_beat_ = false;
+  }
+
+  const Sequence* sequences_;
+  std::size_t count_;
+  std::uint32_t step_;
+  std::uint32_t longest_ = 0;
+  Beat beat_;
+  bool has_beat_ = false;
+  bool in_flight_ = false;
+  std::array<std::uint32_t, kLanes> running_{};
+  std::array<std::uint8_t, kLanes> running_flags_{};
+};
+
+// The reductions through the pipeline: DEPTH + 1 batches take turns, so a
+// batch's next step is ready when its turn comes and the pipeline takes a
+// beat every cycle. ORs the flags into `flags`; returns the cycles.
+std::uint64_t run_reductions(RtlBackend::Model& model, const std::vector<Sequence>& sequences,
+                             bool max_abs, std::uint8_t& flags) {
+  std::vector<ReductionBatch> batches;
+  for (std::size_t first = 0; first < sequences.size(); first += kLanes) {
+    batches.emplace_back(&sequences[first], std::min<std::size_t>(kLanes, sequences.size() - first),
+                         max_abs);
+  }
+  std::vector<ReductionBatch*> open;    // the batches taking turns
+  std::deque<ReductionBatch*> pending;  // the batch of each beat in the pipeline, in order
+  std::size_t next = 0, turn = 0;
+  std::uint64_t cycles = 0;
+  Result result;
+  while (next < batches.size() || !open.empty()) {
+    while (open.size() < kDepth + 1 && next < batches.size())
+      open.push_back(&batches[next++]);
+    // The first batch from this turn on with a step to offer.
+    ReductionBatch* offered = nullptr;
+    for (std::size_t i = 0; i < open.size() && offered == nullptr; ++i) {
+      ReductionBatch* batch = open[(turn + i) % open.size()];
+      if (batch->ready()) offered = batch;
+    }
+    turn = (turn + 1) % open.size();
+    const RtlBackend::Model::Cycle c =
+        model.cycle(offered != nullptr ? &offered->beat() : nullptr, result);
+    ++cycles;
+    if (c.accepted) {
+      offered->issued();
+      pending.push_back(offered);
+    }
+    if (c.produced) {
+      pending.front()->retire(result);
+      pending.pop_front();
+    }
+    for (std::size_t i = 0; i < open.size();) {
+      if (open[i]->done()) {
+        flags |= open[i]->finish();
+        open.erase(open.begin() + static_cast<std::ptrdiff_t>(i));
+      } else {
+        ++i;
+      }
+    }
+  }
+  return cycles;
+}
+
 }  // namespace
 
 RtlBackend::RtlBackend(bool fault_rne_tie) {
@@ -279,8 +419,7 @@ RowsAnswer RtlBackend::run(const RowsJob& job) {
     flags |= r.flags[lane];
   }
 
-  // The reductions, a sequence per lane: one step per beat, each waiting
-  // for the previous step's result.
+  // The reductions: RowMax of each row, GroupMax of each group.
   std::vector<Sequence> sequences;
   if (unit.row_max()) {
     for (std::uint32_t r = 0; r < job.rows; ++r) {
@@ -301,49 +440,7 @@ RowsAnswer RtlBackend::run(const RowsJob& job) {
       }
     }
   }
-  const bool max_abs = unit.attributes().max_abs_en();
-  for (std::size_t first = 0; first < sequences.size(); first += kLanes) {
-    const std::size_t count = std::min<std::size_t>(kLanes, sequences.size() - first);
-    std::array<std::uint32_t, kLanes> running{};
-    std::array<std::uint8_t, kLanes> running_flags{};
-    std::uint32_t longest = 0;
-    for (std::size_t s = 0; s < count; ++s) {
-      running[s] = sequences[first + s].words[0];
-      longest = std::max(longest, sequences[first + s].count);
-    }
-    // Step k (k = 0 is the ABS of the first word, when MaxAbsEn; the last,
-    // RowMaxIn against the result, when there is one).
-    for (std::uint32_t k = max_abs ? 0 : 1; k <= longest; ++k) {
-      Beat beat;
-      beat.reduce = true;
-      for (std::size_t s = 0; s < count; ++s) {
-        const Sequence& seq = sequences[first + s];
-        if (k < seq.count) {
-          beat.lanes |= 1u << s;
-          beat.current[s] = running[s];
-          beat.value[s] = seq.words[k];
-        } else if (k == seq.count && seq.init != nullptr) {
-          beat.lanes |= 1u << s;
-          beat.current[s] = *seq.init;
-          beat.value[s] = running[s];
-        }
-      }
-      if (beat.lanes == 0) continue;
-      const std::vector<Beat> one{beat};
-      cycles += model_->stream(one, results);
-      for (std::size_t s = 0; s < count; ++s) {
-        if ((beat.lanes >> s & 1u) == 0) continue;
-        running[s] = results[0].bits[s];
-        running_flags[s] |= results[0].flags[s];
-      }
-    }
-    for (std::size_t s = 0; s < count; ++s) {
-      const Sequence& seq = sequences[first + s];
-      *seq.out = running[s];
-      if (seq.flags_out != nullptr) *seq.flags_out = running_flags[s];
-      flags |= running_flags[s];
-    }
-  }
+  cycles += run_reductions(*model_, sequences, unit.attributes().max_abs_en(), flags);
   return {flags, cycles};
 }
 

@@ -3,9 +3,10 @@
 // by the adapter and clocked inside run(), in zero simulated time: the
 // adapter latches the block's parameters, streams the elements LANES per
 // beat through the valid/ready interface and the reductions one step per
-// beat (a row per lane), and answers the cycles it counted, which the
-// FPATR module turns into cycles x clock period. No SystemC process, no
-// sc_clock: temporal decoupling keeps working and an idle unit costs nothing.
+// beat (a row or group per lane, DEPTH + 1 batches taking turns), and
+// answers the cycles it counted, which the FPATR module turns into
+// cycles x clock period. No SystemC process, no sc_clock: temporal
+// decoupling keeps working and an idle unit costs nothing.
 //
 // The RTL covers every PreQuantMode, ReluMode and reduction. A multiplier
 // its lane format cannot carry (none of the legal FP19 scales and
