@@ -3,10 +3,18 @@
 // against addresses computed here.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+
+#include "isa/operand_names.hpp"
+#include "tlsu/block_schema.hpp"
+
 #include "tlsu_fixture.hpp"
 
 namespace ptovp::tlsu::test {
 namespace {
+
+using arch::Layout;
 
 struct Shape {
   unsigned capacity, cols, valid_rows, valid_cols;
@@ -29,6 +37,49 @@ std::uint64_t gm_element(const memory::Memory& m, std::uint64_t base, std::uint6
   for (unsigned i = 0; i < bits / 8; ++i)
     v |= std::uint64_t{p[i]} << (8 * i);
   return v;
+}
+
+// The tile side of every B.DATR layout code, read from its name: the half
+// after the "2" for the ordinary codes, the CUBE half for the CUBE ones; NORM,
+// an omitted B.DATR and a code no name has are RowMajor.
+TEST(TlsuLayouts, EveryLayoutCodeNamesItsTileLayout) {
+  const auto from_name = [](const std::string& name) {
+    if (name.find("M32") != std::string::npos) return Layout::CubeM32;
+    if (name.find("M16") != std::string::npos) return Layout::CubeM16;
+    if (name.find("N8") != std::string::npos) return Layout::CubeN8;
+    const std::string tile = name.substr(name.find('2') + 1);
+    if (tile == "DN") return Layout::ColumnMajor;
+    if (tile == "ZN") return Layout::ZN;
+    if (tile == "NZ") return Layout::NZ;
+    return Layout::RowMajor;
+  };
+  BlockDescriptor b = block(TlsuFunction::TLoad, DataType::FP32);
+  EXPECT_EQ(tile_layout(b), Layout::RowMajor);  // no B.DATR
+  unsigned named = 0;
+  for (unsigned code = 0; code < 32; ++code) {
+    datr(b, code);
+    const std::string name = isa::code_name(isa::NameTable::Layout, code);
+    const bool has_name = name != std::to_string(code);
+    named += has_name ? 1 : 0;
+    EXPECT_EQ(tile_layout(b), has_name ? from_name(name) : Layout::RowMajor)
+        << "code " << code << " " << name;
+  }
+  EXPECT_EQ(named, 19u);
+}
+
+// A TLOAD with ND2NZ and DN2ZN holds the converted layout, not the default.
+TEST(TlsuLayouts, ALoadHoldsItsCodesTileLayout) {
+  for (const auto& [code, layout] : {std::pair{4u, Layout::NZ}, std::pair{8u, Layout::ZN}}) {
+    Core core;
+    BlockDescriptor load = block(TlsuFunction::TLoad, DataType::FP32);
+    datr(load, code);
+    dims(load, 8, 16, 8);
+    ior(load, 0x1000, 32);
+    destination(load, 1, 3);
+    const auto fault = core.run(load);
+    ASSERT_FALSE(fault) << fault->describe();
+    EXPECT_EQ(core.local.at(*core.tlsu.last_destination()).info().layout, layout) << code;
+  }
 }
 
 // block/execution BSTART.TLOAD + BSTART.TSTORE (ordinary and packed forms).
