@@ -71,6 +71,24 @@ TEST(Memory, TransfersAtBothEdgesOfTheWindow) {
   EXPECT_EQ(mem.load(0x0FF8, 8).fault().code, FaultCode::DataPage);
 }
 
+// The shortest transfers: one byte moves, none touches nothing (a null
+// buffer is then never used).
+TEST(Memory, TransfersOfOneByteAndOfNone) {
+  Memory mem(0x1000, 16);
+  const std::uint8_t in = 0xA5;
+  ASSERT_FALSE(mem.write(0x100F, &in, 1));
+  EXPECT_EQ(*mem.load(0x100F, 1), 0xA5u);
+  EXPECT_EQ(*mem.load(0x100E, 1), 0u);
+  ASSERT_FALSE(mem.store(0x1000, 1, 0x5A));
+  std::uint8_t out[2] = {0, 0};
+  ASSERT_FALSE(mem.read(0x1000, out, 1));
+  EXPECT_EQ(out[0], 0x5A);
+  EXPECT_EQ(out[1], 0);
+  EXPECT_FALSE(mem.read(0x1000, nullptr, 0));
+  EXPECT_FALSE(mem.write(0x1000, nullptr, 0));
+  EXPECT_EQ(*mem.load(0x1000, 1), 0x5Au);
+}
+
 // The RAM is mapped, not zeroed: every byte of a large window reads zero, a
 // write lands, and clear() makes it read zero again through the same pointer.
 TEST(Memory, LazyRamReadsZeroAndClearKeepsTheMapping) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "sc_common/activity_log.hpp"
+#include "sc_common/block_transaction.hpp"
 #include "sc_common/timing_config.hpp"
 
 namespace ptovp::sc_common {
@@ -20,7 +21,8 @@ TEST(CubeLatency, MatchesHandComputedCycles) {
   EXPECT_EQ(timing.cube_cycles(0, 128, 16, DataType::FP16), 0u);  // a PE without rows
 }
 
-// The CostModel's two TMATMUL cases profiled on hardware (docs/platform.md "Latency defaults", M x K x N).
+// The CostModel's two TMATMUL cases profiled on hardware (docs/platform.md "Latency defaults", M x
+// K x N).
 TEST(CubeLatency, ReproducesTheProfiledCostModelCases) {
   const TimingConfig timing;
   EXPECT_EQ(timing.cube_cycles(40, 50, 60, DataType::FP16), 54u);     // 6 + 3 * 4 * 4
@@ -95,6 +97,34 @@ TEST(ActivityLog, SlicesAndCapacitySamplesOnlyWhenKept) {
   ASSERT_EQ(kept.capacity_samples().size(), 2u);
   EXPECT_EQ(kept.capacity_samples()[1].time, sc_time(3, SC_NS));
   EXPECT_EQ(kept.capacity_samples()[1].value, 512u);
+}
+
+// A block's wait before `start` is split among its causes in time order; a
+// cause that ends exactly when the unit becomes free (or before) adds no
+// stall, not even a zero one.
+TEST(ActivityLog, BlockWaitCausesAtTheirEdges) {
+  using sc_core::SC_NS;
+  using sc_core::sc_time;
+  BlockTransaction transaction;
+  transaction.dispatched_at = sc_time(10, SC_NS);
+  transaction.operands_ready_at = sc_time(25, SC_NS);
+  transaction.operands_from = "TLSU";
+  ActivityLog log;
+  log_block_wait(log, Unit::Pe2, transaction, sc_time(10, SC_NS), sc_time(40, SC_NS));
+  const std::map<std::string, sc_time> expected{{"TLSU operands", sc_time(15, SC_NS)},
+                                                {"Shared readiness", sc_time(15, SC_NS)}};
+  EXPECT_EQ(log.stalls(Unit::Pe2), expected);
+  // Every cause ends by the time the unit is free: nothing is logged.
+  ActivityLog none;
+  log_block_wait(none, Unit::Tlsu, transaction, sc_time(25, SC_NS), sc_time(25, SC_NS));
+  EXPECT_TRUE(none.stalls(Unit::Tlsu).empty());
+  // The front end is the cause when the dispatch is last.
+  transaction.dispatched_at = sc_time(30, SC_NS);
+  ActivityLog late;
+  log_block_wait(late, Unit::Tlsu, transaction, sc_time(20, SC_NS), sc_time(30, SC_NS));
+  const std::map<std::string, sc_time> dispatch{{"TLSU operands", sc_time(5, SC_NS)},
+                                                {"front end", sc_time(5, SC_NS)}};
+  EXPECT_EQ(late.stalls(Unit::Tlsu), dispatch);
 }
 
 }  // namespace
