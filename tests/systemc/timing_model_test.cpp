@@ -127,5 +127,34 @@ TEST(ActivityLog, BlockWaitCausesAtTheirEdges) {
   EXPECT_EQ(late.stalls(Unit::Tlsu), dispatch);
 }
 
+// Regions nest: an end closes the innermost open region, the next end the
+// one around it, and an end with none open is ignored. A region ends when its
+// last block has finished, not before.
+TEST(ActivityLog, NestedRegionsCloseInnermostFirst) {
+  using sc_core::SC_NS;
+  using sc_core::sc_time;
+  ActivityLog log;
+  log.mark_region(sc_time(0, SC_NS), 0x10, false);
+  log.busy(Unit::Tlsu, sc_time(1, SC_NS), sc_time(4, SC_NS), "TLOAD");
+  log.mark_region(sc_time(5, SC_NS), 0x20, false);
+  log.busy(Unit::Tlsu, sc_time(6, SC_NS), sc_time(30, SC_NS), "TLOAD");
+  log.mark_region(sc_time(10, SC_NS), 0x30, true);
+  log.mark_region(sc_time(40, SC_NS), 0x40, true);
+  log.mark_region(sc_time(50, SC_NS), 0x50, true);
+  ASSERT_EQ(log.regions().size(), 2u);
+  const Region& inner = log.regions()[0];
+  EXPECT_EQ(inner.begin_pc, 0x20u);
+  EXPECT_EQ(inner.end_pc, 0x30u);
+  EXPECT_EQ(inner.begin.time, sc_time(5, SC_NS));
+  EXPECT_EQ(inner.end.time, sc_time(30, SC_NS));  // the TLOAD issued in it ends at 30
+  EXPECT_EQ(inner.begin.busy[static_cast<std::size_t>(Unit::Tlsu)], sc_time(3, SC_NS));
+  EXPECT_EQ(inner.end.busy[static_cast<std::size_t>(Unit::Tlsu)], sc_time(27, SC_NS));
+  const Region& outer = log.regions()[1];
+  EXPECT_EQ(outer.begin_pc, 0x10u);
+  EXPECT_EQ(outer.end_pc, 0x40u);
+  EXPECT_EQ(outer.begin.time, sc_time(0, SC_NS));
+  EXPECT_EQ(outer.end.time, sc_time(40, SC_NS));
+}
+
 }  // namespace
 }  // namespace ptovp::sc_common
