@@ -475,6 +475,56 @@ LineScales<T> line_scales(const OperandView& scale, DataType lane_type, bool a_s
   return out;
 }
 
+// The exact FP32 values of the 256 E6M2 HiF4 scale bases (0xFF is NaN).
+const float* e6m2_table() {
+  static const std::array<float, 256> table = [] {
+    std::array<float, 256> values{};
+    for (unsigned raw = 0; raw < 256; ++raw)
+      values[raw] = static_cast<float>(to_double(decode_e6m2(static_cast<std::uint8_t>(raw))));
+    return values;
+  }();
+  return table.data();
+}
+
+// The scales of the 16 runs of 4 lanes of one HiF4 group: base * 2^(bit[8 +
+// r/2] + bit[16 + r]) for run r (hif4_scale), exact.
+void hif4_run_scales(std::uint32_t word, float base, float* out) {
+  for (unsigned r = 0; r < 16; ++r)
+    out[r] = base * static_cast<float>(1u << hif4_scale_increment(word, 4 * r));
+}
+
+// HiF4X2 scales by runs of 4 lanes: each word's base is read from the E6M2
+// table and its 16 runs computed together (with AVX2 when `simd`). Bases are
+// at most 1.75 * 2^15, so base * 2^increment is exact; a NaN base stays NaN.
+LineScales<float> hif4_line_scales(const OperandView& scale, bool a_side, std::size_t lines,
+                                   std::size_t k, bool simd) {
+  constexpr unsigned kShift = 2;
+  constexpr std::size_t kGroupRuns = 16;
+  const std::size_t runs = ((k - 1) >> kShift) + 1;
+  LineScales<float> out{std::vector<float>(lines * runs), a_side ? runs : 1, a_side ? 1 : lines,
+                        kShift};
+  // A scales are [line, g], B scales [g, line]; the carrier is U32.
+  const std::vector<std::size_t>& line_offset = a_side ? scale.row_offset : scale.col_offset;
+  const std::vector<std::size_t>& group_offset = a_side ? scale.col_offset : scale.row_offset;
+  const float* bases = e6m2_table();
+  float group[kGroupRuns];
+  for (std::size_t i = 0; i < lines; ++i) {
+    for (std::size_t g = 0; g * kGroupRuns < runs; ++g) {
+      std::uint32_t word;
+      std::memcpy(&word, scale.data + 4 * (line_offset[i] + group_offset[g]), sizeof word);
+      if (simd) {
+        dot_detail::hif4_run_scales_avx2(word, bases[word & 0xFF], group);
+      } else {
+        hif4_run_scales(word, bases[word & 0xFF], group);
+      }
+      const std::size_t first = g * kGroupRuns;
+      for (std::size_t r = 0; r < std::min(kGroupRuns, runs - first); ++r)
+        out.values[i * out.line_stride + (first + r) * out.run_stride] = group[r];
+    }
+  }
+  return out;
+}
+
 // A's rows are padded to the micro-tile height, B's columns to whole panels.
 std::size_t padded(bool a_side, std::size_t lines) {
   const std::size_t unit = a_side ? kMR : kNR;
@@ -493,13 +543,24 @@ void apply_scales(PooledVector<float>& out, bool a_side, std::size_t lines, std:
                   const LineScales<float>& scales) {
   const std::size_t run = std::size_t{1} << scales.shift;
   if (a_side) {
-    for (std::size_t r = 0; r < lines; ++r) {
-      float* row = out.data() + r * k;
-      for (std::size_t c0 = 0; c0 < k; c0 += run) {
-        const float scale = scales.at(r, c0);
-        for (std::size_t c = c0; c < std::min(k, c0 + run); ++c)
-          row[c] = row[c] * scale;
+    // Whole runs multiply by one scale in a loop of constant length.
+    auto scale_rows = [&](auto whole) {
+      for (std::size_t r = 0; r < lines; ++r) {
+        float* row = out.data() + r * k;
+        std::size_t c0 = 0;
+        for (; c0 + whole <= k; c0 += whole) {
+          const float scale = scales.at(r, c0);
+          for (std::size_t c = 0; c < whole; ++c)
+            row[c0 + c] = row[c0 + c] * scale;
+        }
+        for (; c0 < k; ++c0)
+          row[c0] = row[c0] * scales.at(r, c0);
       }
+    };
+    if (run == 4) {
+      scale_rows(std::integral_constant<std::size_t, 4>{});
+    } else {
+      scale_rows(std::integral_constant<std::size_t, 32>{});
     }
     return;
   }
@@ -533,22 +594,11 @@ void pack_float_side(const OperandView& v, const std::optional<OperandView>& sca
       return;
     }
     const float* e8m0 = dot_detail::lane_table(DataType::E8M0);  // 0xFF is NaN
-    // A HiF4 word's E6M2 base is decoded once for its 16 runs of lanes; each
-    // run multiplies it by its power of two, exactly (bases are at most
-    // 1.75 * 2^15, a NaN base stays NaN).
-    std::uint64_t base_word = ~std::uint64_t{0};
-    float base = 0;
-    const LineScales<float> scales = line_scales<float>(
-        *scale, v.type, a_side, lines, k, v.type == DataType::HiF4X2 ? 2 : 5,
-        [&](std::uint64_t word, std::size_t first) {
-          if (v.type != DataType::HiF4X2) return e8m0[word];
-          if (word != base_word) {
-            base_word = word;
-            base = static_cast<float>(to_double(hif4_scale(word & 0xFF, 0)));
-          }
-          const auto w = static_cast<std::uint32_t>(word);
-          return base * static_cast<float>(1u << hif4_scale_increment(w, first % 64));
-        });
+    const LineScales<float> scales =
+        v.type == DataType::HiF4X2
+            ? hif4_line_scales(*scale, a_side, lines, k, simd)
+            : line_scales<float>(*scale, v.type, a_side, lines, k, 5,
+                                 [&](std::uint64_t word, std::size_t) { return e8m0[word]; });
     // One FP32 multiply: the exact product rounded once, RNE.
     const bool widened = pack_panels<float>(
         v, a_side, padded(a_side, lines), k, out,

@@ -143,6 +143,25 @@ void int16_tiles_avx2(const Panels<std::int16_t, std::uint32_t>& p) {
   run_avx2_tiles(p, int16_tile_6x16);
 }
 
+void hif4_run_scales_avx2(std::uint32_t word, float base, float* out) {
+  const __m256i w = _mm256_set1_epi32(static_cast<int>(word));
+  const __m256i one = _mm256_set1_epi32(1);
+  const __m256 b = _mm256_set1_ps(base);
+  for (int half = 0; half < 2; ++half) {
+    // Runs 8 * half + j: the E1_8 bit 8 + r/2 and the E1_16 bit 16 + r.
+    const __m256i e1_8 = _mm256_add_epi32(_mm256_setr_epi32(8, 8, 9, 9, 10, 10, 11, 11),
+                                          _mm256_set1_epi32(4 * half));
+    const __m256i e1_16 = _mm256_add_epi32(_mm256_setr_epi32(16, 17, 18, 19, 20, 21, 22, 23),
+                                           _mm256_set1_epi32(8 * half));
+    const __m256i increment = _mm256_add_epi32(_mm256_and_si256(_mm256_srlv_epi32(w, e1_8), one),
+                                               _mm256_and_si256(_mm256_srlv_epi32(w, e1_16), one));
+    // 2^increment as FP32 bits.
+    const __m256 power = _mm256_castsi256_ps(
+        _mm256_slli_epi32(_mm256_add_epi32(increment, _mm256_set1_epi32(127)), 23));
+    _mm256_storeu_ps(out + 8 * half, _mm256_mul_ps(b, power));
+  }
+}
+
 void widen_int16_avx2(DataType type, const std::uint8_t* data, std::size_t first, std::size_t count,
                       std::int16_t* out) {
   std::size_t i = 0;

@@ -127,6 +127,9 @@ void int16_tiles_avx2(const Panels<std::int16_t, std::uint32_t>& panels);
 // lane_table (gathers).
 void widen_avx2(DataType type, const std::uint8_t* data, std::size_t first, std::size_t count,
                 float* out);
+// The 16 run scales of a HiF4 scale word whose E6M2 base is `base`:
+// base * 2^(bit[8 + r/2] + bit[16 + r]) for run r of 4 lanes.
+void hif4_run_scales_avx2(std::uint32_t word, float base, float* out);
 // The integer values of S8, U8, S16, S4X2 and U4X2 lanes.
 void widen_int16_avx2(DataType type, const std::uint8_t* data, std::size_t first, std::size_t count,
                       std::int16_t* out);
