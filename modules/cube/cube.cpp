@@ -102,11 +102,13 @@ void store_rows(std::uint8_t* payload, const std::uint32_t* row_term, std::uint3
 struct Cube::Block {
   const arch::BlockDescriptor* descriptor = nullptr;
   CubePlan plan;
-  numeric::DotOperands views;
-  std::array<ViewShape, 7> shapes;  // a, b, a_scale, b_scale, c, c_scale, bias
+  // Per PE, so that the PEs compute concurrently.
+  std::array<numeric::DotOperands, arch::kPeCount> views;
+  std::array<std::array<ViewShape, 7>, arch::kPeCount> shapes;  // a, b, a/b scale, c, cscale, bias
   std::array<Staged, arch::kPeCount> staged;
-  std::vector<std::uint32_t> row_term, col_term;  // publication's storage terms
-  std::uint8_t flags = 0;
+  std::array<std::uint8_t, arch::kPeCount> kernel_flags{};  // each PE's CScale flags
+  std::vector<std::uint32_t> row_term, col_term;            // publication's storage terms
+  std::uint8_t flags = 0;                                   // B.FPATR's
   std::string name;  // the CUBE function, for B.FPATR's reports
 };
 
@@ -127,9 +129,22 @@ const CubePlan& Cube::plan() const {
 CubeOutcome Cube::execute(const arch::BlockDescriptor& block) {
   CubeOutcome outcome = prepare(block);
   if (!open_) return outcome;
-  for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+  Block& open = *block_;
+  // A backend that takes concurrent jobs post-processes each PE's rows on the
+  // thread that computed them; the others take them in PE order.
+  const bool concurrent = fpatr_->concurrent();
+  std::array<std::uint8_t, arch::kPeCount> post_flags{};
+  arch::for_each_pe(threads_, open.plan.split.active_mask(), [&](unsigned pe) {
     compute_rows(pe);
-    if (const auto job = post_process_job(pe)) post_processed(fpatr_->run(*job).flags);
+    if (!concurrent) return;
+    if (const auto job = post_process_job(pe)) post_flags[pe] = fpatr_->run(*job).flags;
+  });
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+    if (concurrent) {
+      post_processed(post_flags[pe]);
+    } else if (const auto job = post_process_job(pe)) {
+      post_processed(fpatr_->run(*job).flags);
+    }
   }
   return commit();
 }
@@ -142,8 +157,14 @@ CubeOutcome Cube::prepare(const arch::BlockDescriptor& block) {
   open_ = outcome.done() && !open.plan.noop;
   open.descriptor = &block;
   open.flags = 0;
+  open.kernel_flags = {};
   if (open_) open.name = MatrixFunction::decode(block.function)->name();
   return outcome;
+}
+
+void Cube::compute_all_rows() {
+  arch::for_each_pe(threads_, block_->plan.split.active_mask(),
+                    [this](unsigned pe) { compute_rows(pe); });
 }
 
 void Cube::compute_rows(unsigned pe) {
@@ -172,8 +193,8 @@ void Cube::compute_rows(unsigned pe) {
     if (!view) view.emplace();
     set_view(*view, shape, *source, local_, fabric_, pe, first_row, view_rows, cols);
   };
-  numeric::DotOperands& ops = open.views;
-  std::array<ViewShape, 7>& shapes = open.shapes;
+  numeric::DotOperands& ops = open.views[pe];
+  std::array<ViewShape, 7>& shapes = open.shapes[pe];
   ops.profile = plan.profile;
   set_view(ops.a, shapes[0], *plan.a, local_, fabric_, pe, a_first(plan.a), rows, k);
   set_view(ops.b, shapes[1], *plan.b, local_, fabric_, pe, 0, k, n);
@@ -185,7 +206,7 @@ void Cube::compute_rows(unsigned pe) {
   set_optional(ops.bias, shapes[6], plan.bias_tile, 0, 1, n);
   Staged& out = open.staged[pe];
   out.accumulator.resize(std::size_t{rows} * n);
-  open.flags |= numeric::dot(ops, out.accumulator.data());
+  open.kernel_flags[pe] = numeric::dot(ops, out.accumulator.data());
 }
 
 std::optional<fpatr::RowsJob> Cube::post_process_job(unsigned pe) {
@@ -254,7 +275,7 @@ CubeOutcome Cube::commit() {
     std::vector<std::uint32_t>& col_term = open.col_term;
     arch::storage_row_terms(info, max_rows, row_term);
     arch::storage_column_terms(info, cols, col_term);
-    for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+    arch::for_each_pe(threads_, mask, [&](unsigned pe) {
       const auto* words = staged_words(open.staged[pe]);
       std::uint8_t* payload = tile.payload(pe);
       const std::uint32_t rows = plan.split.rows(pe);
@@ -272,7 +293,7 @@ CubeOutcome Cube::commit() {
               arch::write_slot(payload, info.data_type, row_term[r] + col_term[c],
                                words[std::size_t{r} * cols + c]);
       }
-    }
+    });
     tile.define_valid_region();
   };
   const fpatr::Fpatr& pp = *plan.post;
@@ -290,7 +311,10 @@ CubeOutcome Cube::commit() {
     publish(last_destinations_[next], pp.groups(plan.n),
             [](const Staged& s) { return s.group_max.data(); });
   }
-  state_.raise_numeric_flags(open.flags);
+  std::uint8_t flags = open.flags;
+  for (std::uint8_t pe_flags : open.kernel_flags)
+    flags |= pe_flags;
+  state_.raise_numeric_flags(flags);
   return {};
 }
 

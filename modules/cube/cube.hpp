@@ -21,6 +21,12 @@
 // staging and whose flags join the block's (post_processed()). execute() is
 // the whole sequence with the unit's own fpatr::Backend; the SystemC PEs run
 // it each in its own transport and send the job over their FPATR socket.
+//
+// The PEs' rows are independent: with host threads (use_threads(),
+// docs/performance.md "Host threads") compute_all_rows() computes them
+// concurrently and commit() publishes the PEs' payloads concurrently; each PE
+// writes only its own staging and payload, so the results do not depend on
+// the thread count.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +39,7 @@
 #include "arch/block_descriptor.hpp"
 #include "arch/fault.hpp"
 #include "arch/local_tile_file.hpp"
+#include "arch/pe_threads.hpp"
 #include "cube/cube_config.hpp"
 #include "fabric/fabric.hpp"
 #include "fpatr/fpatr_backend.hpp"
@@ -61,6 +68,9 @@ class Cube {
   // The B.FPATR implementation execute() hands the rows to (default: the C++
   // backend); `backend` must outlive the unit's use of it.
   void use_fpatr_backend(fpatr::Backend& backend) { fpatr_ = &backend; }
+  // The host threads the PEs' work runs on (nullptr: the calling thread);
+  // `threads` must outlive the unit's use of it.
+  void use_threads(arch::PeThreads* threads) { threads_ = threads; }
 
   // Runs `block` (block.ior_values hold each PE's B.IOR sources): prepare(),
   // every PE's compute_rows(), commit(). Tile faults carry address 0; the
@@ -74,8 +84,10 @@ class Cube {
   bool open() const { return open_; }
   const CubePlan& plan() const;
   // PE `pe`'s kernel into staging (nothing published); a PE without rows
-  // does nothing.
+  // does nothing. Calls for different PEs may run concurrently.
   void compute_rows(unsigned pe);
+  // compute_rows() for every PE, on the host threads.
+  void compute_all_rows();
   // After compute_rows(pe): what B.FPATR must do with PE `pe`'s rows (its
   // accumulator, the block's post-process and this PE's parameters, the
   // staging its outputs go to); nullopt when the PE has no rows or the
@@ -101,6 +113,7 @@ class Cube {
   CubeConfig config_;
   fpatr::CppBackend cpp_fpatr_;
   fpatr::Backend* fpatr_ = &cpp_fpatr_;
+  arch::PeThreads* threads_ = nullptr;
   std::unique_ptr<Block> block_;  // reused from block to block (its staging keeps its capacity)
   bool open_ = false;
   std::vector<unsigned> last_destinations_;

@@ -52,6 +52,10 @@ void CubeModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
     transaction->fault = outcome.fault;
     transaction->stall = outcome.stall;
     if (!outcome.done()) return;
+    // Every PE's rows into staging at once, on the host threads: nothing
+    // else runs between the four transports of a block, so this is what
+    // each PE would compute in its own.
+    if (array_.open()) array_.compute_all_rows();
   }
   if (!array_.open()) return;  // every binding had a zero mask
   compute(payload, *transaction, delay);
@@ -71,7 +75,6 @@ void CubeModule::compute(tlm::tlm_generic_payload& payload,
   const CubePlan& plan = array_.plan();
   const std::uint32_t rows = plan.split.rows(pe_);
   if (rows == 0) return;
-  array_.compute_rows(pe_);
 
   const arch::BlockDescriptor& block = *transaction.block;
   sc_core::sc_time start =

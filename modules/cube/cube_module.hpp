@@ -6,9 +6,10 @@
 // rendezvous (that PE runs the preflight, Cube::prepare, and answers a
 // fault or a stall in the transaction) and which closes it (that PE commits:
 // the output group's allocation and the atomic publish, Cube::commit);
-// every PE computes its own rows into staging (Cube::compute_rows) in its
-// own transport. A PE reads its Shared operands through the fabric (waiting
-// for their readiness), computes for
+// the opening PE computes every PE's rows into staging (Cube::compute_all_rows,
+// on the host threads; nothing is published before the commit). A PE reads
+// its Shared operands through the fabric (waiting for their readiness),
+// computes for
 //   cube_base_cycles + ceil(rows/16) * ceil(K/k_step(A)) * ceil(N/16) * factor(A)
 // and hands its accumulator rows to B.FPATR (fpatr::RowsTransaction), whose
 // answer carries the post-process flags.

@@ -42,6 +42,10 @@ class Backend {
   virtual ~Backend() = default;
   virtual std::string_view name() const = 0;
   virtual RowsAnswer run(const RowsJob& job) = 0;
+  // Whether run() may be called for different PEs' jobs at once (host
+  // threads, cube::Cube::execute); otherwise the jobs come one at a time in
+  // PE order.
+  virtual bool concurrent() const { return false; }
   // Why the backend's results can no longer be trusted (checked: the first
   // difference, as a report); the engines stop the run when it is set.
   virtual const std::optional<std::string>& failure() const {
@@ -55,6 +59,7 @@ class CppBackend final : public Backend {
  public:
   std::string_view name() const override { return "cpp"; }
   RowsAnswer run(const RowsJob& job) override;
+  bool concurrent() const override { return true; }  // Fpatr::run keeps no state
 };
 
 // `fpatr.backend`.

@@ -179,9 +179,10 @@ const RowPlan& row_plan(const arch::TileInfo& t) {
 }
 
 // load_rows (kLoad) and store_rows: per selected PE, the blocks of the groups
-// of 8 rows, then every row's remaining runs (all of a row in no block).
+// of 8 rows, then every row's remaining runs (all of a row in no block). The
+// PEs move on `threads` (nullptr: in PE order on the calling thread).
 template <bool kLoad, typename Memory, typename Tile>
-void move_rows(Memory& memory, const Footprint& footprint, Tile& tile) {
+void move_rows(Memory& memory, const Footprint& footprint, Tile& tile, arch::PeThreads* threads) {
   const arch::TileInfo& t = *footprint.tile;
   const RowPlan& plan = row_plan(t);
   const RowRuns& runs = plan.runs;
@@ -219,9 +220,8 @@ void move_rows(Memory& memory, const Footprint& footprint, Tile& tile) {
     if constexpr (!kLoad) blocks.transpose(dense, 8 * unit, gm, stride);
   };
   using GmRows = decltype(block_rows(memory, 0, 0, 0, false));
-  thread_local std::vector<GmRows> group_gm;  // null: the group moves by runs
-  for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
-    if (!arch::pe_selected(footprint.pe_mask, pe)) continue;
+  arch::for_each_pe(threads, footprint.pe_mask, [&](unsigned pe) {
+    thread_local std::vector<GmRows> group_gm;  // null: the group moves by runs
     auto* payload = tile.payload(pe);
     const std::uint64_t stride = footprint.access[pe].row_stride;
     auto move_runs = [&](std::uint32_t row, std::size_t first) {
@@ -266,7 +266,7 @@ void move_rows(Memory& memory, const Footprint& footprint, Tile& tile) {
       const bool blocked = row / 8 < groups && group_gm[row / 8] != nullptr;
       if (!blocked || blocks.runs < runs.offset.size()) move_runs(row, blocked ? blocks.runs : 0);
     }
-  }
+  });
 }
 
 }  // namespace
@@ -305,12 +305,13 @@ arch::MaybeFault preflight(const memory::Memory& memory, const Footprint& footpr
   return fault;
 }
 
-void load_rows(const memory::Memory& memory, const Footprint& footprint, arch::LocalTile& tile) {
-  move_rows<true>(memory, footprint, tile);
+void load_rows(const memory::Memory& memory, const Footprint& footprint, arch::LocalTile& tile,
+               arch::PeThreads* threads) {
+  move_rows<true>(memory, footprint, tile, threads);
 }
 
 void store_rows(memory::Memory& memory, const Footprint& footprint, const arch::LocalTile& tile) {
-  move_rows<false>(memory, footprint, tile);
+  move_rows<false>(memory, footprint, tile, nullptr);
 }
 
 std::uint64_t load_element(const memory::Memory& memory, std::uint64_t address, arch::DataType type,

@@ -20,6 +20,7 @@
 #include "arch/fault.hpp"
 #include "arch/local_tile.hpp"
 #include "arch/pe_mask.hpp"
+#include "arch/pe_threads.hpp"
 #include "arch/tile_info.hpp"
 #include "fabric/fabric.hpp"
 #include "memory/memory.hpp"
@@ -65,8 +66,11 @@ arch::MaybeFault preflight(const memory::Memory& memory, const Footprint& footpr
 arch::MaybeFault preflight_elements(const memory::Memory& memory, const Footprint& footprint);
 
 // The transfers of a by_rows() footprint that passed preflight, between GM
-// and the payloads of `tile` on the footprint's PEs.
-void load_rows(const memory::Memory& memory, const Footprint& footprint, arch::LocalTile& tile);
+// and the payloads of `tile` on the footprint's PEs. A load moves the PEs'
+// payloads on `threads` (each PE writes its own); stores stay in PE order,
+// as a later PE's bytes win where the PEs' GM rows overlap.
+void load_rows(const memory::Memory& memory, const Footprint& footprint, arch::LocalTile& tile,
+               arch::PeThreads* threads = nullptr);
 void store_rows(memory::Memory& memory, const Footprint& footprint, const arch::LocalTile& tile);
 
 // Raw element access at a checked address (4-bit: the addressed nibble).

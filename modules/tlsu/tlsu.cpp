@@ -266,7 +266,7 @@ MaybeFault Tlsu::load_local(const BlockDescriptor& block) {
 
   LocalTile& tile = commit_destination(*plan, *info, binding.pe_mask);
   if (footprint.by_rows()) {
-    load_rows(memory_, footprint, tile);
+    load_rows(memory_, footprint, tile, threads_);
   } else {
     footprint.walk([&](unsigned pe, std::uint32_t, std::uint32_t col, std::uint32_t slot,
                        std::uint64_t address) {

@@ -16,6 +16,7 @@
 #include "arch/block_descriptor.hpp"
 #include "arch/fault.hpp"
 #include "arch/local_tile_file.hpp"
+#include "arch/pe_threads.hpp"
 #include "fabric/fabric.hpp"
 #include "memory/memory.hpp"
 
@@ -50,6 +51,9 @@ class Tlsu {
   // Told the GM ranges of every TLOAD and TSTORE before its transfers;
   // nullptr detaches.
   void set_access_observer(arch::AccessObserver* observer) { observer_ = observer; }
+  // The host threads a TLOAD's per-PE payloads are filled on (nullptr: the
+  // calling thread); `threads` must outlive the unit's use of it.
+  void use_threads(arch::PeThreads* threads) { threads_ = threads; }
 
  private:
   arch::MaybeFault load_local(const arch::BlockDescriptor& block);
@@ -82,6 +86,7 @@ class Tlsu {
   std::uint64_t tile_capacity_ = 0;
   std::optional<unsigned> last_destination_;
   arch::AccessObserver* observer_ = nullptr;
+  arch::PeThreads* threads_ = nullptr;
 };
 
 }  // namespace ptovp::tlsu

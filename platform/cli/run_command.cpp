@@ -1,5 +1,5 @@
 // `ptovp run IMAGE [--engine systemc|functional] [--config FILE] [--print-config]
-//  [--profile hardware|pto-v0] [--set KEY=VALUE]... [--trace FILE] [--stats FILE]
+//  [--profile hardware|pto-v0] [--threads N] [--set KEY=VALUE]... [--trace FILE] [--stats FILE]
 //  [--vcd FILE] [--load FILE@ADDR]... [--dump ADDR:LEN:FILE]... [--dump-state FILE]
 //  [--max-instructions N] [--trace-insn FILE [--trace-insn-range R]
 //  [--trace-insn-limit BYTES]] [--gdb PORT [--gdb-wait]] [--quiet|--verbose]`
@@ -50,6 +50,7 @@ struct RunOptions {
   std::string config_file;
   bool print_config = false;
   std::string profile;
+  std::string threads;
   std::vector<std::string> sets;
   std::string trace;
   std::string stats;
@@ -117,7 +118,7 @@ DumpRequest parse_dump(const std::string& spec) {
           spec.substr(second + 1)};
 }
 
-// Defaults, then --config, then --profile, then each --set in order.
+// Defaults, then --config, then --profile and --threads, then each --set in order.
 config::PlatformConfig build_config(const RunOptions& options) {
   config::PlatformConfig config;
   if (!options.config_file.empty()) {
@@ -126,6 +127,10 @@ config::PlatformConfig build_config(const RunOptions& options) {
   if (!options.profile.empty()) {
     if (auto error = config.set("numeric.profile", options.profile))
       throw UsageError(fmt::format("--profile: {}", *error));
+  }
+  if (!options.threads.empty()) {
+    if (auto error = config.set("host.threads", options.threads))
+      throw UsageError(fmt::format("--threads: {}", *error));
   }
   for (const std::string& assignment : options.sets) {
     const auto equals = assignment.find('=');
@@ -295,7 +300,7 @@ int run_functional(const RunOptions& options, const config::PlatformConfig& conf
       [&](std::uint64_t limit) { return model.run(limit); },
       [&] {
         return engine::StateView{model.state(), model.local_tiles(), model.shared_tiles(),
-                                     model.front_end().instructions()};
+                                 model.front_end().instructions()};
       },
       [&] {
         return model.state().read_ssr(0, static_cast<std::uint32_t>(arch::Ssr::Cycle)).value();
@@ -435,6 +440,8 @@ void add_run_command(CLI::App& app, int& exit_status) {
   command->add_flag("--print-config", options->print_config,
                     "print the configuration (defaults, --config, --set applied) and exit");
   command->add_option("--profile", options->profile, "numeric profile: hardware or pto-v0");
+  command->add_option("--threads", options->threads,
+                      "host threads for the PEs' work in a block (host.threads; 0: all cores)");
   command->add_option("--set", options->sets, "one configuration key: KEY=VALUE (repeatable)")
       ->allow_extra_args(false);
   command->add_option("--trace", options->trace, "systemc: Chrome/Perfetto trace-event JSON")

@@ -27,6 +27,7 @@ struct NumberKey {
 constexpr std::uint64_t kNoMaximum = ~std::uint64_t{0};
 constexpr std::uint64_t kMaxLatency = 1'000'000;  // a fixed cost per instruction or block
 constexpr std::uint64_t kMaxStepCycles = 10'000;  // a cost per step, fractal or group
+constexpr std::uint64_t kMaxHostThreads = 1024;
 
 // A choice key: its value names in enum order and the field as a byte.
 struct ChoiceKey {
@@ -80,6 +81,8 @@ const std::vector<NumberKey>& number_keys() {
        [](PlatformConfig& c) -> std::uint64_t& { return c.timing.tlsu_latency_cycles; }},
       {"fabric.publish_cycles", 0, kMaxLatency,
        [](PlatformConfig& c) -> std::uint64_t& { return c.timing.fabric_publish_cycles; }},
+      {"host.threads", 0, kMaxHostThreads,
+       [](PlatformConfig& c) -> std::uint64_t& { return c.model.host_threads; }},
   };
   return keys;
 }

@@ -33,6 +33,9 @@ struct ModelConfig {
   Machine machine = Machine::Bare;
   std::string uart_output = devices::kUartToStdout;            // uart.output: "stdout" or a file
   fpatr::BackendKind fpatr_backend = fpatr::BackendKind::Cpp;  // fpatr.backend
+  // host.threads: the host threads a block's per-PE work runs on (0: the
+  // host's cores); results, traces and statistics do not depend on it.
+  std::uint64_t host_threads = 0;
 };
 
 struct RunResult {

@@ -22,6 +22,7 @@ cube::CubeConfig cube_config(numeric::NumericProfile profile) {
 FunctionalModel::FunctionalModel(const engine::ModelConfig& config, std::ostream& out,
                                  std::ostream& err)
     : config_(config),
+      threads_(static_cast<unsigned>(config.host_threads)),
       state_(config.arch),
       memory_(config.memory_base, config.memory_size),
       local_(config.tile_naming, config.capacity.model),
@@ -61,6 +62,8 @@ FunctionalModel::FunctionalModel(const engine::ModelConfig& config, std::ostream
       devices_(engine::attach_machine_devices(config.machine, config.uart_output, front_end_, out,
                                               err)) {
   cube_.use_fpatr_backend(*fpatr_);
+  cube_.use_threads(&threads_);
+  tlsu_.use_threads(&threads_);
   builder_.set_trace_listener([this](std::uint64_t pc, bool end) { mark_region(pc, end); });
 }
 

@@ -26,6 +26,7 @@ SystemCPlatform::SystemCPlatform(const sc_core::sc_module_name& name,
     : sc_module(name),
       debug_socket("debug_socket"),
       config_(config),
+      threads_(static_cast<unsigned>(config_.model.host_threads)),
       log_(keep_slices),
       state_(config_.model.arch),
       local_(config_.model.tile_naming, config_.model.capacity.model),
@@ -50,6 +51,8 @@ SystemCPlatform::SystemCPlatform(const sc_core::sc_module_name& name,
     devices_ = std::make_unique<LinxVirtModule>("linx_virt", out, err, config_.model.uart_output);
     front_end_.semantics().attach_devices(&devices_->map());
   }
+  cube_.use_threads(&threads_);
+  tlsu_.semantics().use_threads(&threads_);
   tlm::tlm_global_quantum::instance().set(config_.timing.quantum());
   builder_.set_issue_clock([this] { return front_end_.current_time(); });
   builder_.semantics().set_trace_listener(

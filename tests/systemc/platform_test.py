@@ -11,7 +11,8 @@ state), Timing (one latency key moves the totals by the expected amount),
 BadInput (exit 2, a message naming the problem, no output left behind),
 Backends (fpatr.backend=rtl and checked give the memory, state and exit
 status of cpp on firmware with random inputs, integer and floating outputs;
-skipped without the RTL).
+skipped without the RTL), HostThreads (--threads 1, 2 and 4 write
+byte-identical files).
 """
 import argparse
 import glob
@@ -207,6 +208,78 @@ class Determinism(PlatformCase):
         slices = [e for e in trace["traceEvents"] if e["ph"] == "X"]
         self.assertIn("TMATMULMX.BIAS", {e["name"] for e in slices})
         self.assertTrue(any(e["ph"] == "C" for e in trace["traceEvents"]))
+
+
+class HostThreads(PlatformCase):
+    """--threads / host.threads: the PEs' work of a block on host threads changes
+    no output (docs/performance.md "Host threads")."""
+
+    GEMMS = (("fp16", "280", "80", "160", "32x32x32"), ("e4m3", "100", "70", "96", "32x32x32"),
+             ("hif4", "132", "36", "200", "32x32x64"), ("s8", "64", "48", "200", "32x32x128",
+                                                        "--relu"))
+
+    def outputs(self, image, engine, threads, *extra):
+        """Every file a run writes, by kind, and its exit status."""
+        kinds = ("state", "memory", "stats") + (("trace", "vcd") if engine == "systemc" else ())
+        files = {kind: self.path(f"{engine}.{threads}.{kind}") for kind in kinds}
+        args = ["run", image, "--engine", engine, "--quiet", "--threads", str(threads),
+                "--dump-state", files["state"], "--dump", f"{MEMORY_WINDOW}:{files['memory']}",
+                "--stats", files["stats"], *extra]
+        if engine == "systemc":
+            args += ["--trace", files["trace"], "--vcd", files["vcd"]]
+        result = self.ptovp(*args)
+        written = {kind: open(path, "rb").read() for kind, path in files.items()}
+        return result.returncode, result.stdout, written
+
+    def assert_thread_counts_agree(self, image, *extra):
+        for engine in ("functional", "systemc"):
+            one = self.outputs(image, engine, 1, *extra)
+            self.assertEqual(one[0], 0, one[1])
+            for threads in (2, 4):
+                with self.subTest(engine=engine, threads=threads):
+                    many = self.outputs(image, engine, threads, *extra)
+                    self.assertEqual(many[0], one[0], "exit status")
+                    self.assertEqual(many[1], one[1], "stdout")
+                    for kind in one[2]:
+                        self.assertEqual(many[2][kind], one[2][kind], kind)
+
+    def test_every_firmware_gives_identical_files_at_1_2_and_4_threads(self):
+        inputs = self.path("inputs.bin")
+        with open(inputs, "wb") as f:
+            f.write(random.Random(17).randbytes(0x18000))
+        for source in firmware_sources():
+            name = os.path.splitext(os.path.basename(source))[0]
+            # The post-process firmware read their operands from 0x10000.
+            extra = (("--load", f"{inputs}@0x10000")
+                     if name in ("s8_gemm_req8_relu_rowmax", "mx_gemm_bias") else ())
+            with self.subTest(firmware=name):
+                self.assert_thread_counts_agree(self.assemble(source, name), *extra)
+
+    def test_looped_gemms_give_identical_files_at_1_2_and_4_threads(self):
+        gen = [sys.executable, os.path.join(FIRMWARE, "..", "scripts", "gen_gemm.py")]
+        for kind, m, n, k, tile, *flags in self.GEMMS:
+            with self.subTest(gemm=kind):
+                source = self.path(kind + ".s")
+                subprocess.run(gen + ["asm", "--m", m, "--n", n, "--k", k, "--type", kind,
+                                      "--tile", tile, "-o", source, *flags], check=True)
+                made = subprocess.run(gen + ["make", source, self.dir], check=True,
+                                      capture_output=True, text=True)
+                address = made.stdout.split()[0]
+                self.assert_thread_counts_agree(
+                    self.assemble(source, kind), "--set", "tile.naming=queue", "--load",
+                    f"{self.path('input.bin')}@{address}")
+
+    def test_a_bad_thread_count_is_a_usage_error(self):
+        image = self.assemble(os.path.join(FIRMWARE, "tile_copy", "tile_copy.s"), "copy")
+        for value in ("two", "-1", "4096"):
+            with self.subTest(value=value):
+                result = self.ptovp("run", image, "--threads", value)
+                self.assertEqual(result.returncode, 2)
+                self.assertIn("host.threads", result.stderr)
+        result = self.ptovp("run", image, "--quiet", "--set", "host.threads=0")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        printed = json.loads(self.ptovp("run", "--print-config", "--threads", "3").stdout)
+        self.assertEqual(printed["host"]["threads"], 3)
 
 
 # Known instruction counts: 3 scalar ALU, a J (over one more), 3 loop
