@@ -285,6 +285,37 @@ TEST(FpatrRtl, ReductionsMatchTheCppPipelineOnAMillionRandomElements) {
              4);
 }
 
+// No legal B.FPATR parameter falls outside the lanes' multiplier format
+// (11-bit significand), but one that did is refused and named, never
+// computed.
+TEST(FpatrRtl, AMultiplierOutsideTheLaneFormatIsRefusedAndNamed) {
+  RtlBackend rtl;
+  arch::FpAttributes fp;
+  fp.valid = true;
+  fp.word = fpatr_word(3, 0);
+  auto unit = Fpatr::configure(fp, datr(1, false), DataType::S32);
+  ASSERT_TRUE(unit.ok());
+  Parameters p;
+  p.quant.scale = numeric::Dyadic{false, 1u << 11, -20};
+  const std::uint32_t accumulator = 5;
+  std::uint64_t d = 0xD0;
+  RowsJob job;
+  job.unit = &unit.value();
+  job.parameters = &p;
+  job.accumulator = &accumulator;
+  job.rows = 1;
+  job.columns = 1;
+  job.out.d = &d;
+  job.pe = 1;
+  job.block = "TMATMUL";
+  job.block_pc = 0x40;
+  rtl.run(job);
+  ASSERT_TRUE(rtl.failure());
+  EXPECT_NE(rtl.failure()->find("block TMATMUL at 0x40, PE1"), std::string::npos);
+  EXPECT_NE(rtl.failure()->find("lane format"), std::string::npos);
+  EXPECT_EQ(d, 0xD0u);
+}
+
 // The fault-injection build rounds an RNE tie of an even magnitude up: REQ8
 // with scale 0.5 on 5 gives 2.5, which RNE rounds to 2 and the faulty RTL to
 // 3. The checked backend stops there and names everything.
