@@ -11,10 +11,6 @@
 
 #include "arch/pe_mask.hpp"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#endif
-
 namespace ptovp::arch {
 
 namespace {
@@ -24,22 +20,15 @@ namespace {
 // costs about as much as the work.
 constexpr auto kPoll = std::chrono::microseconds(100);
 
-// Tells the core this thread is spinning.
-void relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  _mm_pause();
-#else
-  std::this_thread::yield();
-#endif
-}
-
-// Polls `ready` for up to kPoll.
+// Polls `ready` for up to kPoll. Each miss yields the core: on an idle host
+// that returns at once, on a busy one it lets the other processes run rather
+// than spinning against them (which made a busy host's runs slower).
 template <typename Ready>
 bool poll(Ready&& ready) {
   const auto until = std::chrono::steady_clock::now() + kPoll;
-  for (unsigned spin = 1; !ready(); ++spin) {
-    if (spin % 64 == 0 && std::chrono::steady_clock::now() >= until) return false;
-    relax();
+  while (!ready()) {
+    if (std::chrono::steady_clock::now() >= until) return false;
+    std::this_thread::yield();
   }
   return true;
 }
