@@ -117,6 +117,8 @@ class ArchState {
   // CORE_STATE[36:32]: sticky NV, DZ, OF, UF, NX numeric flags.
   std::uint8_t numeric_flags() const;
   void raise_numeric_flags(std::uint8_t flags);
+  // CORE_STATE[39:37]: the scalar FP rounding-mode code.
+  unsigned fp_rounding_code() const { return static_cast<unsigned>(core_state_ >> 37) & 7u; }
 
   std::uint64_t tile_capacity() const { return tile_capacity_; }
   unsigned current_acr() const { return current_acr_; }
@@ -133,7 +135,7 @@ class ArchState {
   // Per PE (lockstep execution gives each PE its own queue values): [pe][0] =
   // T, [pe][1] = U.
   std::array<std::array<ScalarQueue, 2>, kPeCount> queues;
-  std::uint64_t pc = 0;               // TPC
+  std::uint64_t pc = 0;  // TPC
   std::uint64_t return_address = 0;
   std::uint64_t commit_argument = 0;
   BlockControl block;

@@ -313,6 +313,48 @@ static constexpr NamedBitfield kBitfields[] = {
     {"C.ZEXT.W", BitfieldKind::ExtractUnsigned, 32},
 };
 
+// The FSU forms (asl/scalar/model/dispatch/fsu.asl).
+struct NamedFloat {
+  std::string_view mnemonic;
+  FloatOp op;
+  bool signalling;
+  numeric::RoundingMode fixed;  // ScalarFPFixedConversionRoundingMode
+};
+// The forms without a fixed mode round by CORE_STATE[39:37].
+constexpr numeric::RoundingMode kActive = numeric::RoundingMode::None;
+static constexpr NamedFloat kFloats[] = {
+    {"FABS", FloatOp::Abs, false, kActive},
+    {"FEXP", FloatOp::Exp, false, kActive},
+    {"FRECIP", FloatOp::Reciprocal, false, kActive},
+    {"FSQRT", FloatOp::Sqrt, false, kActive},
+    {"FADD", FloatOp::Add, false, kActive},
+    {"FSUB", FloatOp::Sub, false, kActive},
+    {"FMUL", FloatOp::Mul, false, kActive},
+    {"FDIV", FloatOp::Div, false, kActive},
+    {"FMIN", FloatOp::Min, false, kActive},
+    {"FMAX", FloatOp::Max, false, kActive},
+    {"FEQ", FloatOp::Equal, false, kActive},
+    {"FEQS", FloatOp::Equal, true, kActive},
+    {"FNE", FloatOp::NotEqual, false, kActive},
+    {"FNES", FloatOp::NotEqual, true, kActive},
+    {"FLT", FloatOp::Less, false, kActive},
+    {"FLTS", FloatOp::Less, true, kActive},
+    {"FGE", FloatOp::GreaterEqual, false, kActive},
+    {"FGES", FloatOp::GreaterEqual, true, kActive},
+    {"FMADD", FloatOp::MulAdd, false, kActive},
+    {"FMSUB", FloatOp::MulSub, false, kActive},
+    {"FNMADD", FloatOp::NegMulAdd, false, kActive},
+    {"FNMSUB", FloatOp::NegMulSub, false, kActive},
+    {"FCVT", FloatOp::Convert, false, kActive},
+    {"FCVTA", FloatOp::ConvertToInteger, false, numeric::RoundingMode::RNA},
+    {"FCVTM", FloatOp::ConvertToInteger, false, numeric::RoundingMode::RDN},
+    {"FCVTN", FloatOp::ConvertToInteger, false, numeric::RoundingMode::RNE},
+    {"FCVTP", FloatOp::ConvertToInteger, false, numeric::RoundingMode::RUP},
+    {"FCVTZ", FloatOp::ConvertToInteger, false, numeric::RoundingMode::RTZ},
+    {"SCVTF", FloatOp::SignedToFloat, false, kActive},
+    {"UCVTF", FloatOp::UnsignedToFloat, false, kActive},
+};
+
 // The row of a mnemonic-keyed table, or nullptr.
 template <class Row, std::size_t N>
 const Row* find_row(const Row (&table)[N], std::string_view mnemonic) {
@@ -369,6 +411,20 @@ bool plan_bitfield(const isa::FormInfo& form, FormPlan& plan) {
   return true;
 }
 
+// The FSU forms: SrcType, DstType and the fused addend SrcA.
+bool plan_floating(const isa::FormInfo& form, FormPlan& plan) {
+  const NamedFloat* named = find_row(kFloats, form.mnemonic);
+  if (named == nullptr) return false;
+  plan.op = Op::Floating;
+  plan.floating = named->op;
+  plan.signalling = named->signalling;
+  plan.fixed_rounding = named->fixed;
+  plan.rtype = field(form, "SrcType");
+  plan.imm = field(form, "DstType");
+  plan.srcd = field(form, "SrcA");
+  return true;
+}
+
 void plan_scalar(const isa::FormInfo& form, FormPlan& plan) {
   const std::string_view m = form.mnemonic;
   plan.rd = field(form, "RegDst");
@@ -384,6 +440,7 @@ void plan_scalar(const isa::FormInfo& form, FormPlan& plan) {
   plan.system_block = form.semantic_group == "SYS" && m != "SETC.TGT" && m != "LSRGET";
   if (plan_memory(form, plan) || plan_compare(form, plan)) return;
   if (plan_named(form, plan) || plan_pair(form, plan) || plan_bitfield(form, plan)) return;
+  if (plan_floating(form, plan)) return;
   // Immediate materialisation: the value is a pure function of the field.
   if (m == "C.MOVI" || m == "HL.LIS" || m == "HL.LIU") {
     plan.op = Op::MoveImmediate;
@@ -419,6 +476,8 @@ std::vector<std::string_view> bound_mnemonics() {
   for (const NamedPair& row : kPairs)
     mnemonics.push_back(row.mnemonic);
   for (const NamedBitfield& row : kBitfields)
+    mnemonics.push_back(row.mnemonic);
+  for (const NamedFloat& row : kFloats)
     mnemonics.push_back(row.mnemonic);
   return mnemonics;
 }

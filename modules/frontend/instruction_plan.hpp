@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "arch/block_descriptor.hpp"
+#include "frontend/scalar_fp.hpp"
 #include "isa/catalog.hpp"
 
 namespace ptovp::frontend {
@@ -55,6 +56,7 @@ enum class Op : std::uint8_t {
   Load,      // every load addressing form, pairs included (isa::AguInfo)
   Store,     // every store addressing form, pairs included
   Prefetch,  // PRF*, HL.PRF*: an address without an access
+  Floating,  // every FSU form (FloatOp): rtype holds SrcType, imm DstType, srcd SrcA
   // SYS block operations.
   SystemRegisterGet,
   SystemRegisterSet,
@@ -117,7 +119,10 @@ struct FormPlan {
   PairKind pair = PairKind::Multiply;
   BitfieldKind bitfield = BitfieldKind::ExtractSigned;
   Condition condition = Condition::Eq;
-  bool logical_or = false;     // CMP.OR / SETC.OR
+  FloatOp floating = FloatOp::Add;
+  bool signalling = false;  // FEQS/FNES/FLTS/FGES: NV on any NaN
+  numeric::RoundingMode fixed_rounding = numeric::RoundingMode::RNE;  // FCVTA/M/N/P/Z
+  bool logical_or = false;                                            // CMP.OR / SETC.OR
   bool word = false;           // *W forms: 32-bit operation, result sign-extended
   bool system_block = false;   // legal only in a SYS block body
   bool commit_setter = false;  // SETC.*: legal only in a COND block body

@@ -377,6 +377,7 @@ MaybeFault ScalarUnit::execute(const PreparedInstruction& insn) {
       return std::nullopt;
     case Op::SystemRegisterGet:
     case Op::SystemRegisterSet: return system_register(insn);
+    case Op::Floating: return floating(insn);
     case Op::Fence: return std::nullopt;  // one in-order agent: every access is already ordered
     case Op::Assert: {
       const Lanes values = read_lanes(insn.srcl);
@@ -507,6 +508,33 @@ std::optional<MaybeFault> ScalarUnit::device_access(const PreparedInstruction& i
     write_lanes(plan.compressed ? 31u : insn.rd, values);
   }
   return MaybeFault{};
+}
+
+MaybeFault ScalarUnit::floating(const PreparedInstruction& insn) {
+  const FormPlan& plan = *insn.plan;
+  const FloatTypes types{insn.rtype, static_cast<unsigned>(insn.imm)};
+  if (!float_destination_modelled(plan.floating, types)) {
+    return arch::make_fault(FaultCode::IllegalInstruction,
+                            fmt::format("{} to DstType {} is not modelled",
+                                        insn.decoded.form->mnemonic, types.destination),
+                            state_.pc);
+  }
+  const numeric::RoundingMode active = scalar_fp_rounding(state_.fp_rounding_code());
+  const Lanes left = read_lanes(insn.srcl);
+  const Lanes right = read_lanes(insn.srcr);
+  const Lanes addend = read_lanes(insn.srcd);
+  Lanes out;
+  std::uint8_t flags = 0;  // one CORE_STATE: every PE's flags accumulate in it
+  for (unsigned pe = 0; pe < kPeCount; ++pe) {
+    const numeric::Encoded result =
+        execute_float(plan.floating, plan.signalling, types, active, plan.fixed_rounding, left[pe],
+                      right[pe], addend[pe]);
+    out[pe] = result.bits;
+    flags |= result.flags;
+  }
+  state_.raise_numeric_flags(flags);
+  write_lanes(insn.rd, out);
+  return std::nullopt;
 }
 
 MaybeFault ScalarUnit::system_register(const PreparedInstruction& insn) {

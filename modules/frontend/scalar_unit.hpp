@@ -56,6 +56,9 @@ class ScalarUnit {
   std::optional<arch::MaybeFault> device_access(const PreparedInstruction& insn,
                                                 const Lanes& address);
   arch::MaybeFault system_register(const PreparedInstruction& insn);
+  // The FSU forms (asl/scalar/model/dispatch/fsu.asl) on every PE; the
+  // flags of every PE accumulate in the one CORE_STATE.
+  arch::MaybeFault floating(const PreparedInstruction& insn);
   // read() and write() on every PE (each PE has its own registers and queues,
   // so reading all before writing any is the per-PE order).
   Lanes read_lanes(unsigned selector) const;

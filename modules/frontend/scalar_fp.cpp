@@ -1,0 +1,206 @@
+#include "frontend/scalar_fp.hpp"
+
+#include "numeric/data_type.hpp"
+#include "numeric/dyadic.hpp"
+#include "numeric/encoders.hpp"
+#include "numeric/ieee_arithmetic.hpp"
+#include "numeric/value_codec.hpp"
+
+namespace ptovp::frontend {
+
+using numeric::DataType;
+using numeric::DecodedValue;
+using numeric::Encoded;
+using numeric::RoundingMode;
+using numeric::ValueClass;
+
+namespace {
+
+constexpr unsigned kLastTypeCode = 14;  // DstType: codes 0..14
+
+// ScalarFPSourceTypeCode: SrcType 0 is FP64, 1 FP32.
+DataType source_type(FloatTypes types) {
+  return types.source == 1 ? DataType::FP32 : DataType::FP64;
+}
+
+// NormalizeScalarFPSource: an FP32 operand is the low word.
+std::uint64_t normalize(std::uint64_t value, DataType type) {
+  return type == DataType::FP32 ? value & 0xFFFFFFFFu : value;
+}
+
+bool is_signalling(const DecodedValue& v) {
+  return v.cls == ValueClass::SignallingNaN;
+}
+
+std::uint64_t sign_bit(DataType type) {
+  return type == DataType::FP32 ? std::uint64_t{1} << 31 : std::uint64_t{1} << 63;
+}
+
+// ScalarFP64OrderKey / ScalarFP32OrderKey: the encodings in numeric order.
+std::uint64_t order_key(std::uint64_t value, DataType type) {
+  const std::uint64_t sign = sign_bit(type);
+  const std::uint64_t mask = (sign << 1) - 1;  // FP64: 2^64 - 1 by wrap-around
+  return (value & sign) != 0 ? ~value & mask : value ^ sign;
+}
+
+// ScalarFPEncodingCompare on non-NaN operands.
+bool compare(FloatOp op, std::uint64_t left, std::uint64_t right, bool both_zero, DataType type) {
+  const bool equal = left == right || both_zero;
+  const bool less = !both_zero && order_key(left, type) < order_key(right, type);
+  switch (op) {
+    case FloatOp::Equal: return equal;
+    case FloatOp::NotEqual: return !equal;
+    case FloatOp::Less: return less;
+    default: return !less;  // GreaterEqual
+  }
+}
+
+// ScalarFPMinMax.
+std::uint64_t min_max(bool maximum, std::uint64_t left, std::uint64_t right, const DecodedValue& l,
+                      const DecodedValue& r, DataType type) {
+  if (l.is_nan() && r.is_nan()) return *numeric::canonical_nan(type);
+  if (l.is_nan()) return right;
+  if (r.is_nan()) return left;
+  if (l.cls == ValueClass::Zero && r.cls == ValueClass::Zero) {
+    const bool negative = maximum ? l.negative && r.negative : l.negative || r.negative;
+    return negative ? sign_bit(type) : 0;
+  }
+  const bool less = order_key(left, type) < order_key(right, type);
+  return maximum == less ? right : left;
+}
+
+// The profile's FP encoders by destination: IEEE formats, and the numeric
+// core's FP8 encoders (ReferenceFP8Encoding, Sat=0) for E4M3 and HiF8.
+bool has_encoder(unsigned destination) {
+  const auto type = static_cast<DataType>(destination);
+  return numeric::is_ieee_format(type) || type == DataType::E4M3 || type == DataType::HiF8;
+}
+
+Encoded to_float(const DecodedValue& v, unsigned destination, RoundingMode mode) {
+  const auto type = static_cast<DataType>(destination);
+  if (numeric::is_ieee_format(type)) return numeric::ieee_convert(v, type, mode);
+  const std::uint8_t sign = v.negative ? 0x80 : 0x00;
+  switch (v.cls) {
+    case ValueClass::QuietNaN:
+    case ValueClass::SignallingNaN:
+      return {*numeric::canonical_nan(type), is_signalling(v) ? numeric::kFlagNV : std::uint8_t{0}};
+    case ValueClass::Infinity:  // HiF8 0x6F / 0xEF; E4M3 has no infinity
+      if (type == DataType::HiF8) return {sign | 0x6Fu, 0};
+      return {*numeric::canonical_nan(type), numeric::kFlagNV};
+    case ValueClass::Zero: return {type == DataType::E4M3 ? sign : 0u, 0};  // HiF8 has one zero
+    default: return numeric::reference_fp8_encoding(numeric::to_dyadic(v), type, {mode, false});
+  }
+}
+
+// NormalizeScalarIntegerResult's destinations: codes 0..7 unsigned, 8..14
+// signed, of these widths.
+constexpr unsigned kIntegerWidth[kLastTypeCode + 1] = {64, 32, 16, 8, 4, 2, 1, 1,
+                                                       64, 32, 16, 8, 4, 2, 1};
+
+// The fixed-mode FP to integer conversion: NaN gives 0 and NV; a value
+// beyond the destination's range (infinities too) saturates and raises NV
+// alone; otherwise NX when inexact. The word is the value zero- or
+// sign-extended from the destination width.
+Encoded to_integer(const DecodedValue& v, unsigned destination, RoundingMode mode) {
+  using numeric::int128;
+  const unsigned width = kIntegerWidth[destination];
+  const bool is_signed = destination >= 8;
+  const int128 maximum = is_signed ? (int128{1} << (width - 1)) - 1 : (int128{1} << width) - 1;
+  const int128 minimum = is_signed ? -maximum - 1 : 0;
+  const auto word = [](int128 value) { return static_cast<std::uint64_t>(value); };
+  if (v.is_nan()) return {0, numeric::kFlagNV};
+  if (v.cls == ValueClass::Infinity) {
+    return {word(v.negative ? minimum : maximum), numeric::kFlagNV};
+  }
+  const numeric::RoundedInteger r = numeric::round_to_integer(numeric::to_dyadic(v), mode);
+  if (r.value.huge || r.value.exact() < minimum || r.value.exact() > maximum) {
+    return {word(r.value.negative ? minimum : maximum), numeric::kFlagNV};
+  }
+  return {word(r.value.exact()), r.inexact ? numeric::kFlagNX : std::uint8_t{0}};
+}
+
+// NormalizeScalarIntegerSource for SCVTF (SrcType 0 S64, 1 S32) and UCVTF
+// (U64, U32), as an exact value.
+DecodedValue integer_source(std::uint64_t value, bool is_signed, unsigned source) {
+  if (source == 1) {
+    value = is_signed ? static_cast<std::uint64_t>(static_cast<std::int32_t>(value))
+                      : value & 0xFFFFFFFFu;
+  }
+  const bool negative = is_signed && static_cast<std::int64_t>(value) < 0;
+  const std::uint64_t magnitude = negative ? ~value + 1 : value;
+  return {magnitude == 0 ? ValueClass::Zero : ValueClass::Normal, negative, magnitude, 0};
+}
+
+numeric::IeeeOperation ieee_of(FloatOp op) {
+  switch (op) {
+    case FloatOp::Exp: return numeric::IeeeOperation::Exp;
+    case FloatOp::Reciprocal: return numeric::IeeeOperation::Reciprocal;
+    case FloatOp::Sqrt: return numeric::IeeeOperation::Sqrt;
+    case FloatOp::Sub: return numeric::IeeeOperation::Sub;
+    case FloatOp::Mul: return numeric::IeeeOperation::Mul;
+    case FloatOp::Div: return numeric::IeeeOperation::Div;
+    case FloatOp::MulAdd: return numeric::IeeeOperation::MulAdd;
+    case FloatOp::MulSub: return numeric::IeeeOperation::MulSub;
+    case FloatOp::NegMulAdd: return numeric::IeeeOperation::NegMulAdd;
+    case FloatOp::NegMulSub: return numeric::IeeeOperation::NegMulSub;
+    default: return numeric::IeeeOperation::Add;
+  }
+}
+
+}  // namespace
+
+bool float_destination_modelled(FloatOp op, FloatTypes types) {
+  const bool to_float =
+      op == FloatOp::Convert || op == FloatOp::SignedToFloat || op == FloatOp::UnsignedToFloat;
+  return !to_float || has_encoder(types.destination);
+}
+
+RoundingMode scalar_fp_rounding(unsigned code) {
+  switch (code & 7) {
+    case 1: return RoundingMode::RDN;
+    case 2: return RoundingMode::RUP;
+    case 3: return RoundingMode::RTZ;
+    default: return RoundingMode::RNE;
+  }
+}
+
+Encoded execute_float(FloatOp op, bool signalling, FloatTypes types, RoundingMode active,
+                      RoundingMode fixed, std::uint64_t left, std::uint64_t right,
+                      std::uint64_t addend) {
+  if (op == FloatOp::SignedToFloat || op == FloatOp::UnsignedToFloat) {
+    return to_float(integer_source(left, op == FloatOp::SignedToFloat, types.source),
+                    types.destination, active);
+  }
+  const DataType type = source_type(types);
+  left = normalize(left, type);
+  right = normalize(right, type);
+  const DecodedValue l = numeric::decode(type, left);
+  switch (op) {
+    case FloatOp::Convert: return to_float(l, types.destination, active);
+    case FloatOp::ConvertToInteger: return to_integer(l, types.destination, fixed);
+    case FloatOp::Abs: return {left & ~sign_bit(type), 0};
+    default: break;
+  }
+  const DecodedValue r = numeric::decode(type, right);
+  const bool any_signalling = is_signalling(l) || is_signalling(r);
+  const std::uint8_t invalid = any_signalling ? numeric::kFlagNV : std::uint8_t{0};
+  switch (op) {
+    case FloatOp::Min:
+    case FloatOp::Max: return {min_max(op == FloatOp::Max, left, right, l, r, type), invalid};
+    case FloatOp::Equal:
+    case FloatOp::NotEqual:
+    case FloatOp::Less:
+    case FloatOp::GreaterEqual: {
+      const bool any_nan = l.is_nan() || r.is_nan();
+      const std::uint8_t flags =
+          (signalling && any_nan) || any_signalling ? numeric::kFlagNV : std::uint8_t{0};
+      const bool both_zero = l.cls == ValueClass::Zero && r.cls == ValueClass::Zero;
+      return {!any_nan && compare(op, left, right, both_zero, type) ? 1u : 0u, flags};
+    }
+    default:
+      return numeric::ieee_operation(ieee_of(op), type, active, left, right,
+                                     normalize(addend, type));
+  }
+}
+
+}  // namespace ptovp::frontend
