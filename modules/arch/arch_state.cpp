@@ -49,6 +49,8 @@ void ArchState::reset() {
   commit_argument = 0;
   block = {};
   header = {};
+  reservations = {};
+  reserved_pes = 0;
   last_fault = FaultCode::None;
   fault_address = 0;
   trap_status = {};
@@ -80,29 +82,20 @@ Expected<std::uint64_t> ArchState::read_ssr(unsigned pe, std::uint32_t address) 
     return context_register(current_acr_, static_cast<std::uint16_t>(address));
   }
   switch (static_cast<Ssr>(address)) {
-    case Ssr::ThreadPtr:
-      return thread_ptr_;
-    case Ssr::GlobalPtr:
-      return global_ptr_;
+    case Ssr::ThreadPtr: return thread_ptr_;
+    case Ssr::GlobalPtr: return global_ptr_;
     case Ssr::Time:
-    case Ssr::Cycle:
-      return cycle_;
-    case Ssr::CoreState:
-      return core_state_;
+    case Ssr::Cycle: return cycle_;
+    case Ssr::CoreState: return core_state_;
     case Ssr::CoreId:
     case Ssr::Vendor:
     case Ssr::CoreFeature:
     case Ssr::BlockNum:
-    case Ssr::BlockId:
-      return std::uint64_t{0};
-    case Ssr::Version:
-      return kVersion;
-    case Ssr::CoreFeatureEnable:
-      return core_feature_enable_;
-    case Ssr::ThreadId:
-      return std::uint64_t{config_.thread_id == ThreadIdMode::PeIndex ? pe : 0u};
-    case Ssr::TileCapacity:
-      return tile_capacity_;
+    case Ssr::BlockId: return std::uint64_t{0};
+    case Ssr::Version: return kVersion;
+    case Ssr::CoreFeatureEnable: return core_feature_enable_;
+    case Ssr::ThreadId: return std::uint64_t{config_.thread_id == ThreadIdMode::PeIndex ? pe : 0u};
+    case Ssr::TileCapacity: return tile_capacity_;
   }
   return unassigned_ssr(address, "is not an assigned system register");
 }
@@ -113,19 +106,13 @@ MaybeFault ArchState::write_ssr(std::uint32_t address, std::uint64_t value) {
     return std::nullopt;
   }
   switch (static_cast<Ssr>(address)) {
-    case Ssr::ThreadPtr:
-      thread_ptr_ = value;
-      return std::nullopt;
-    case Ssr::GlobalPtr:
-      global_ptr_ = value;
-      return std::nullopt;
+    case Ssr::ThreadPtr: thread_ptr_ = value; return std::nullopt;
+    case Ssr::GlobalPtr: global_ptr_ = value; return std::nullopt;
     case Ssr::CoreState:
       core_state_ = value;
       current_acr_ = static_cast<unsigned>(value & 0xF);
       return std::nullopt;
-    case Ssr::CoreFeatureEnable:
-      core_feature_enable_ = value;
-      return std::nullopt;
+    case Ssr::CoreFeatureEnable: core_feature_enable_ = value; return std::nullopt;
     case Ssr::Time:
     case Ssr::Cycle:
     case Ssr::CoreId:
@@ -135,8 +122,7 @@ MaybeFault ArchState::write_ssr(std::uint32_t address, std::uint64_t value) {
     case Ssr::ThreadId:
     case Ssr::TileCapacity:
     case Ssr::BlockNum:
-    case Ssr::BlockId:
-      return unassigned_ssr(address, "is read-only");
+    case Ssr::BlockId: return unassigned_ssr(address, "is read-only");
   }
   return unassigned_ssr(address, "is not an assigned system register");
 }

@@ -71,6 +71,13 @@ struct TrapStatus {
   std::uint64_t packed() const;
 };
 
+// An LR reservation (asl/scalar/model/amo/semantics.asl): the address and
+// size of the load. It is not part of the trap context.
+struct Reservation {
+  std::uint64_t address = 0;
+  unsigned size = 0;
+};
+
 // SaveTrapContext: what a trap banks so ACRE can restore it. Tile allocation
 // state is not part of it.
 struct TrapContext {
@@ -140,6 +147,10 @@ class ArchState {
   std::uint64_t commit_argument = 0;
   BlockControl block;
   BlockDescriptor header;  // the active block's BARG and header (BPC = header.bpc)
+  // Per PE (each lane reserves like a hart of its own): bit p of
+  // reserved_pes marks reservations[p] valid.
+  std::array<Reservation, kPeCount> reservations{};
+  std::uint8_t reserved_pes = 0;
   FaultCode last_fault = FaultCode::None;
   std::uint64_t fault_address = 0;
   std::array<TrapStatus, kAcrCount> trap_status{};

@@ -355,6 +355,70 @@ static constexpr NamedFloat kFloats[] = {
     {"UCVTF", FloatOp::UnsignedToFloat, false, kActive},
 };
 
+// The AMO forms (asl/scalar/model/dispatch/amo.asl) and their access sizes;
+// SW.*/SD.* have no RegDst, so they return nothing.
+struct NamedAtomic {
+  std::string_view mnemonic;
+  AtomicKind kind;
+  AtomicOp op;
+  std::uint8_t size;
+};
+static constexpr NamedAtomic kAtomics[] = {
+    {"LR.B", AtomicKind::LoadReserved, AtomicOp::Swap, 1},
+    {"LR.H", AtomicKind::LoadReserved, AtomicOp::Swap, 2},
+    {"LR.W", AtomicKind::LoadReserved, AtomicOp::Swap, 4},
+    {"LR.D", AtomicKind::LoadReserved, AtomicOp::Swap, 8},
+    {"SC.B", AtomicKind::StoreConditional, AtomicOp::Swap, 1},
+    {"SC.H", AtomicKind::StoreConditional, AtomicOp::Swap, 2},
+    {"SC.W", AtomicKind::StoreConditional, AtomicOp::Swap, 4},
+    {"SC.D", AtomicKind::StoreConditional, AtomicOp::Swap, 8},
+    {"SWAPB", AtomicKind::ReadModifyWrite, AtomicOp::Swap, 1},
+    {"SWAPH", AtomicKind::ReadModifyWrite, AtomicOp::Swap, 2},
+    {"SWAPW", AtomicKind::ReadModifyWrite, AtomicOp::Swap, 4},
+    {"SWAPD", AtomicKind::ReadModifyWrite, AtomicOp::Swap, 8},
+    {"LW.ADD", AtomicKind::ReadModifyWrite, AtomicOp::Add, 4},
+    {"LW.AND", AtomicKind::ReadModifyWrite, AtomicOp::And, 4},
+    {"LW.OR", AtomicKind::ReadModifyWrite, AtomicOp::Or, 4},
+    {"LW.XOR", AtomicKind::ReadModifyWrite, AtomicOp::Xor, 4},
+    {"LW.SMIN", AtomicKind::ReadModifyWrite, AtomicOp::SignedMin, 4},
+    {"LW.SMAX", AtomicKind::ReadModifyWrite, AtomicOp::SignedMax, 4},
+    {"LW.UMIN", AtomicKind::ReadModifyWrite, AtomicOp::UnsignedMin, 4},
+    {"LW.UMAX", AtomicKind::ReadModifyWrite, AtomicOp::UnsignedMax, 4},
+    {"LD.ADD", AtomicKind::ReadModifyWrite, AtomicOp::Add, 8},
+    {"LD.AND", AtomicKind::ReadModifyWrite, AtomicOp::And, 8},
+    {"LD.OR", AtomicKind::ReadModifyWrite, AtomicOp::Or, 8},
+    {"LD.XOR", AtomicKind::ReadModifyWrite, AtomicOp::Xor, 8},
+    {"LD.SMIN", AtomicKind::ReadModifyWrite, AtomicOp::SignedMin, 8},
+    {"LD.SMAX", AtomicKind::ReadModifyWrite, AtomicOp::SignedMax, 8},
+    {"LD.UMIN", AtomicKind::ReadModifyWrite, AtomicOp::UnsignedMin, 8},
+    {"LD.UMAX", AtomicKind::ReadModifyWrite, AtomicOp::UnsignedMax, 8},
+    {"SW.ADD", AtomicKind::ReadModifyWrite, AtomicOp::Add, 4},
+    {"SW.AND", AtomicKind::ReadModifyWrite, AtomicOp::And, 4},
+    {"SW.OR", AtomicKind::ReadModifyWrite, AtomicOp::Or, 4},
+    {"SW.XOR", AtomicKind::ReadModifyWrite, AtomicOp::Xor, 4},
+    {"SW.SMIN", AtomicKind::ReadModifyWrite, AtomicOp::SignedMin, 4},
+    {"SW.SMAX", AtomicKind::ReadModifyWrite, AtomicOp::SignedMax, 4},
+    {"SW.UMIN", AtomicKind::ReadModifyWrite, AtomicOp::UnsignedMin, 4},
+    {"SW.UMAX", AtomicKind::ReadModifyWrite, AtomicOp::UnsignedMax, 4},
+    {"SD.ADD", AtomicKind::ReadModifyWrite, AtomicOp::Add, 8},
+    {"SD.AND", AtomicKind::ReadModifyWrite, AtomicOp::And, 8},
+    {"SD.OR", AtomicKind::ReadModifyWrite, AtomicOp::Or, 8},
+    {"SD.XOR", AtomicKind::ReadModifyWrite, AtomicOp::Xor, 8},
+    {"SD.SMIN", AtomicKind::ReadModifyWrite, AtomicOp::SignedMin, 8},
+    {"SD.SMAX", AtomicKind::ReadModifyWrite, AtomicOp::SignedMax, 8},
+    {"SD.UMIN", AtomicKind::ReadModifyWrite, AtomicOp::UnsignedMin, 8},
+    {"SD.UMAX", AtomicKind::ReadModifyWrite, AtomicOp::UnsignedMax, 8},
+    {"CASB", AtomicKind::CompareAndSwap, AtomicOp::Swap, 1},
+    {"HL.CASB", AtomicKind::CompareAndSwap, AtomicOp::Swap, 1},
+    {"CASH", AtomicKind::CompareAndSwap, AtomicOp::Swap, 2},
+    {"HL.CASH", AtomicKind::CompareAndSwap, AtomicOp::Swap, 2},
+    {"CASW", AtomicKind::CompareAndSwap, AtomicOp::Swap, 4},
+    {"HL.CASW", AtomicKind::CompareAndSwap, AtomicOp::Swap, 4},
+    {"CASD", AtomicKind::CompareAndSwap, AtomicOp::Swap, 8},
+    {"HL.CASD", AtomicKind::CompareAndSwap, AtomicOp::Swap, 8},
+    {"DMA", AtomicKind::Copy64, AtomicOp::Swap, 64},
+};
+
 // The row of a mnemonic-keyed table, or nullptr.
 template <class Row, std::size_t N>
 const Row* find_row(const Row (&table)[N], std::string_view mnemonic) {
@@ -425,6 +489,19 @@ bool plan_floating(const isa::FormInfo& form, FormPlan& plan) {
   return true;
 }
 
+// The AMO forms: the address is SrcL (SC: SrcR), the operand SrcR (SC:
+// SrcL), CAS's desired value SrcD. The aq/rl/far flags change nothing in
+// this single in-order agent (docs/spec-choices.md).
+bool plan_atomic(const isa::FormInfo& form, FormPlan& plan) {
+  const NamedAtomic* named = find_row(kAtomics, form.mnemonic);
+  if (named == nullptr) return false;
+  plan.op = Op::Atomic;
+  plan.atomic = named->kind;
+  plan.atomic_op = named->op;
+  plan.size = named->size;
+  return true;
+}
+
 void plan_scalar(const isa::FormInfo& form, FormPlan& plan) {
   const std::string_view m = form.mnemonic;
   plan.rd = field(form, "RegDst");
@@ -440,7 +517,7 @@ void plan_scalar(const isa::FormInfo& form, FormPlan& plan) {
   plan.system_block = form.semantic_group == "SYS" && m != "SETC.TGT" && m != "LSRGET";
   if (plan_memory(form, plan) || plan_compare(form, plan)) return;
   if (plan_named(form, plan) || plan_pair(form, plan) || plan_bitfield(form, plan)) return;
-  if (plan_floating(form, plan)) return;
+  if (plan_floating(form, plan) || plan_atomic(form, plan)) return;
   // Immediate materialisation: the value is a pure function of the field.
   if (m == "C.MOVI" || m == "HL.LIS" || m == "HL.LIU") {
     plan.op = Op::MoveImmediate;
@@ -478,6 +555,8 @@ std::vector<std::string_view> bound_mnemonics() {
   for (const NamedBitfield& row : kBitfields)
     mnemonics.push_back(row.mnemonic);
   for (const NamedFloat& row : kFloats)
+    mnemonics.push_back(row.mnemonic);
+  for (const NamedAtomic& row : kAtomics)
     mnemonics.push_back(row.mnemonic);
   return mnemonics;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "arch/block_descriptor.hpp"
+#include "frontend/scalar_atomic.hpp"
 #include "frontend/scalar_fp.hpp"
 #include "isa/catalog.hpp"
 
@@ -56,6 +57,7 @@ enum class Op : std::uint8_t {
   Load,      // every load addressing form, pairs included (isa::AguInfo)
   Store,     // every store addressing form, pairs included
   Prefetch,  // PRF*, HL.PRF*: an address without an access
+  Atomic,    // every AMO form (AtomicKind), plan.size bytes
   Floating,  // every FSU form (FloatOp): rtype holds SrcType, imm DstType, srcd SrcA
   // SYS block operations.
   SystemRegisterGet,
@@ -120,6 +122,8 @@ struct FormPlan {
   BitfieldKind bitfield = BitfieldKind::ExtractSigned;
   Condition condition = Condition::Eq;
   FloatOp floating = FloatOp::Add;
+  AtomicKind atomic = AtomicKind::ReadModifyWrite;
+  AtomicOp atomic_op = AtomicOp::Swap;
   bool signalling = false;  // FEQS/FNES/FLTS/FGES: NV on any NaN
   numeric::RoundingMode fixed_rounding = numeric::RoundingMode::RNE;  // FCVTA/M/N/P/Z
   bool logical_or = false;                                            // CMP.OR / SETC.OR

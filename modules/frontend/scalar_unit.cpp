@@ -378,7 +378,12 @@ MaybeFault ScalarUnit::execute(const PreparedInstruction& insn) {
     case Op::SystemRegisterGet:
     case Op::SystemRegisterSet: return system_register(insn);
     case Op::Floating: return floating(insn);
-    case Op::Fence: return std::nullopt;  // one in-order agent: every access is already ordered
+    case Op::Atomic: return atomic(insn);
+    case Op::Fence:
+      // One in-order agent: every access is already ordered. FenceData and
+      // FenceInstruction clear the reservation.
+      state_.reserved_pes = 0;
+      return std::nullopt;
     case Op::Assert: {
       const Lanes values = read_lanes(insn.srcl);
       for (unsigned pe = 0; pe < kPeCount; ++pe) {
@@ -430,14 +435,10 @@ MaybeFault ScalarUnit::memory_access(const PreparedInstruction& insn) {
   std::array<std::array<std::uint8_t*, kPeCount>, 2> bytes{};
   for (unsigned element = 0; element < elements; ++element) {
     for (unsigned pe = 0; pe < kPeCount; ++pe) {
-      // The RAM's direct pointer after the alignment check; Memory::probe
-      // words the fault of an access that fails either.
       const V at = address[pe] + element * plan.size;
-      bytes[element][pe] = (at & (plan.size - 1u)) == 0 ? memory_.direct(at, plan.size) : nullptr;
+      bytes[element][pe] = aligned_direct(at, plan.size);
       if (bytes[element][pe] == nullptr) {
-        MaybeFault bad = memory_.probe(at, plan.size, plan.size);
-        bad->reason = fmt::format("{} on PE{}: {}", store ? "store" : "load", pe, bad->reason);
-        return bad;
+        return access_fault(at, plan.size, plan.size, pe, store ? "store" : "load");
       }
     }
   }
@@ -454,6 +455,10 @@ MaybeFault ScalarUnit::memory_access(const PreparedInstruction& insn) {
     if (plan.paired) {
       for (unsigned pe = 0; pe < kPeCount; ++pe)
         store_bytes(bytes[1][pe], size, second[pe]);
+    }
+    if (state_.reserved_pes != 0) {
+      for (unsigned pe = 0; pe < kPeCount; ++pe)
+        clear_reservations(address[pe], size * elements);
     }
     if (plan.update != isa::AguUpdate::None) write_lanes(insn.rd, updated);
     return std::nullopt;
@@ -508,6 +513,117 @@ std::optional<MaybeFault> ScalarUnit::device_access(const PreparedInstruction& i
     write_lanes(plan.compressed ? 31u : insn.rd, values);
   }
   return MaybeFault{};
+}
+
+MaybeFault ScalarUnit::access_fault(std::uint64_t address, unsigned size, unsigned alignment,
+                                    unsigned pe, std::string_view what) const {
+  MaybeFault bad = memory_.probe(address, size, alignment);
+  bad->reason = fmt::format("{} on PE{}: {}", what, pe, bad->reason);
+  return bad;
+}
+
+// RangesOverlap with ReservationGranuleAddress: a store anywhere in a
+// reserved 64-byte line ends that reservation.
+void ScalarUnit::clear_reservations(std::uint64_t address, unsigned size) {
+  for (unsigned pe = 0; pe < kPeCount; ++pe) {
+    const std::uint64_t line = state_.reservations[pe].address & ~(kReservationGranule - 1);
+    if (address < line + kReservationGranule && line < address + size) {
+      state_.reserved_pes = static_cast<std::uint8_t>(state_.reserved_pes & ~(1u << pe));
+    }
+  }
+}
+
+MaybeFault ScalarUnit::atomic(const PreparedInstruction& insn) {
+  const FormPlan& plan = *insn.plan;
+  if (plan.atomic == AtomicKind::StoreConditional) return store_conditional(insn);
+  if (plan.atomic == AtomicKind::Copy64) return copy64(insn);
+  const unsigned size = plan.size;
+  const Lanes address = read_lanes(insn.srcl);
+  std::array<std::uint8_t*, kPeCount> bytes{};
+  for (unsigned pe = 0; pe < kPeCount; ++pe) {
+    const std::uint64_t at = address[pe];
+    bytes[pe] = aligned_direct(at, size);
+    if (bytes[pe] == nullptr) return access_fault(at, size, size, pe, insn.decoded.form->mnemonic);
+  }
+  Lanes result;
+  if (plan.atomic == AtomicKind::LoadReserved) {
+    for (unsigned pe = 0; pe < kPeCount; ++pe) {
+      result[pe] = atomic_return(load_bytes(bytes[pe], size), size);
+      state_.reservations[pe] = {address[pe], size};
+    }
+    state_.reserved_pes = (1u << kPeCount) - 1;
+    write_lanes(insn.rd, result);
+    return std::nullopt;
+  }
+  // AtomicReadModifyWrite and CompareAndSwap, PE by PE.
+  const Lanes operand = read_lanes(insn.srcr);
+  const Lanes desired = read_lanes(insn.srcd);
+  const bool compare = plan.atomic == AtomicKind::CompareAndSwap;
+  for (unsigned pe = 0; pe < kPeCount; ++pe) {
+    const std::uint64_t old = load_bytes(bytes[pe], size);
+    if (!compare || old == atomic_unsigned(operand[pe], size)) {
+      store_bytes(bytes[pe], size,
+                  compare ? desired[pe] : atomic_value(plan.atomic_op, old, operand[pe], size));
+      clear_reservations(address[pe], size);
+    }
+    result[pe] = atomic_return(old, size);
+  }
+  write_lanes(insn.rd, result);  // SW.* / SD.*: R0, nothing
+  return std::nullopt;
+}
+
+// StoreConditional: an SC succeeds (0) when its PE holds a reservation of
+// the same 64-byte line, else fails (1) without an access; every SC clears
+// its PE's reservation, and a successful store clears the later PEs'
+// reservations of that line. A fault clears every reservation and changes
+// nothing else (docs/spec-choices.md).
+MaybeFault ScalarUnit::store_conditional(const PreparedInstruction& insn) {
+  const unsigned size = insn.plan->size;
+  const Lanes address = read_lanes(insn.srcr);
+  const Lanes data = read_lanes(insn.srcl);
+  const auto line = [](std::uint64_t a) { return a & ~(kReservationGranule - 1); };
+  std::array<std::uint8_t*, kPeCount> bytes{};
+  for (unsigned pe = 0; pe < kPeCount; ++pe) {
+    const bool hit = ((state_.reserved_pes >> pe) & 1) != 0 &&
+                     line(state_.reservations[pe].address) == line(address[pe]);
+    state_.reserved_pes = static_cast<std::uint8_t>(state_.reserved_pes & ~(1u << pe));
+    if (!hit) continue;
+    const std::uint64_t at = address[pe];
+    bytes[pe] = aligned_direct(at, size);
+    if (bytes[pe] == nullptr) {
+      state_.reserved_pes = 0;
+      return access_fault(at, size, size, pe, insn.decoded.form->mnemonic);
+    }
+    clear_reservations(at, size);
+  }
+  Lanes status;
+  for (unsigned pe = 0; pe < kPeCount; ++pe) {
+    if (bytes[pe] != nullptr) store_bytes(bytes[pe], size, data[pe]);
+    status[pe] = bytes[pe] != nullptr ? 0 : 1;
+  }
+  write_lanes(insn.rd, status);
+  return std::nullopt;
+}
+
+// ExecuteScalarDMACopy64: 64 bytes from SrcL's address to SrcR's, PE by PE;
+// both ranges of every PE are checked (source first) before any byte moves,
+// and overlapping ranges copy as memmove.
+MaybeFault ScalarUnit::copy64(const PreparedInstruction& insn) {
+  constexpr unsigned kBytes = 64;
+  const Lanes source = read_lanes(insn.srcl);
+  const Lanes destination = read_lanes(insn.srcr);
+  std::array<std::uint8_t*, kPeCount> from{}, to{};
+  for (unsigned pe = 0; pe < kPeCount; ++pe) {
+    from[pe] = memory_.direct(source[pe], kBytes);
+    if (from[pe] == nullptr) return access_fault(source[pe], kBytes, 1, pe, "DMA source");
+    to[pe] = memory_.direct(destination[pe], kBytes);
+    if (to[pe] == nullptr) return access_fault(destination[pe], kBytes, 1, pe, "DMA destination");
+  }
+  for (unsigned pe = 0; pe < kPeCount; ++pe) {
+    std::memmove(to[pe], from[pe], kBytes);
+    clear_reservations(destination[pe], kBytes);
+  }
+  return std::nullopt;
 }
 
 MaybeFault ScalarUnit::floating(const PreparedInstruction& insn) {

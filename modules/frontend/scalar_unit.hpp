@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <utility>
 
 #include "arch/arch_state.hpp"
@@ -56,6 +57,22 @@ class ScalarUnit {
   std::optional<arch::MaybeFault> device_access(const PreparedInstruction& insn,
                                                 const Lanes& address);
   arch::MaybeFault system_register(const PreparedInstruction& insn);
+  // The RAM's bytes of a naturally aligned access of `size` bytes, or
+  // nullptr when misaligned or outside the RAM (access_fault says which).
+  std::uint8_t* aligned_direct(std::uint64_t address, unsigned size) {
+    return (address & (size - 1u)) == 0 ? memory_.direct(address, size) : nullptr;
+  }
+  // The fault of an access the RAM cannot serve directly, naming the PE.
+  arch::MaybeFault access_fault(std::uint64_t address, unsigned size, unsigned alignment,
+                                unsigned pe, std::string_view what) const;
+  // Ends every PE's reservation whose 64-byte line overlaps the stored range.
+  void clear_reservations(std::uint64_t address, unsigned size);
+  // The AMO forms (asl/scalar/model/dispatch/amo.asl) on every PE in PE
+  // order, like harts sharing memory; every PE's access is checked before
+  // the first effect.
+  arch::MaybeFault atomic(const PreparedInstruction& insn);
+  arch::MaybeFault store_conditional(const PreparedInstruction& insn);
+  arch::MaybeFault copy64(const PreparedInstruction& insn);
   // The FSU forms (asl/scalar/model/dispatch/fsu.asl) on every PE; the
   // flags of every PE accumulate in the one CORE_STATE.
   arch::MaybeFault floating(const PreparedInstruction& insn);

@@ -120,9 +120,9 @@ TEST_F(FrontEndTest, ThreadIdGivesPerPeAddresses) {
 // Every other decoded scalar form: IllegalInstruction naming the mnemonic, no effect.
 TEST_F(FrontEndTest, UnmodelledFormNamesMnemonic) {
   const frontend::Halt halt =
-      expect_trap("  addi zero, 3, ->a0\n  swapd [a0], a0, ->a1\n", FaultCode::IllegalInstruction);
+      expect_trap("  addi zero, 3, ->a0\n  lsrget 0, ->a1\n", FaultCode::IllegalInstruction);
   EXPECT_EQ(halt.pc, 4u);
-  EXPECT_NE(halt.fault.reason.find("not yet executed: SWAPD"), std::string::npos)
+  EXPECT_NE(halt.fault.reason.find("not yet executed: LSRGET"), std::string::npos)
       << halt.fault.reason;
   EXPECT_EQ(gpr(0, kA1), 0u);
 }
