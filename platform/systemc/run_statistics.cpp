@@ -76,10 +76,12 @@ InstructionClass instruction_class(frontend::Op op) {
     case Op::SetCommitLogical:
     case Op::SetCommitLogicalImmediate:
     case Op::SetCommitTarget:
-    case Op::SetReturn: return InstructionClass::ScalarAlu;
+    case Op::SetReturn:
+    case Op::Floating: return InstructionClass::ScalarAlu;
     case Op::Load:
     case Op::Store:
-    case Op::Prefetch: return InstructionClass::LoadStore;
+    case Op::Prefetch:
+    case Op::Atomic: return InstructionClass::LoadStore;
     case Op::Jump:
     case Op::JumpRegister: return InstructionClass::Branch;
     case Op::Start: return InstructionClass::BlockStart;
