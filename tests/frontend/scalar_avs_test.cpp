@@ -1,9 +1,10 @@
 // Replays the spec's scalar witnesses (tests/vectors/scalar-avs.witness, facts
 // extracted by scripts/gen_scalar_avs.py from the generated ValidateScalar*
 // functions and the hand-written AVS mains; docs/avs/scalar.md lists every
-// AVS ID): each case sets the registers, queues and memory on every PE,
-// executes one instruction at its TPC on the functional model and checks
-// every result the witness checks.
+// AVS ID): each case sets the registers, queues, memory, CORE_STATE and LR
+// reservation (on every PE), executes one instruction at its TPC on the
+// functional model and checks every result the witness checks, the FP flags
+// and the reservation included.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -61,6 +62,8 @@ std::uint64_t hex(std::istringstream& words) {
   return value;
 }
 
+constexpr std::uint32_t kCoreState = 0x20;  // the CORE_STATE SSR
+
 class ScalarAvsTest : public ProgramTest {
  protected:
   // Runs one case; failures name its AVS ID and vector line. Returns false
@@ -104,6 +107,14 @@ class ScalarAvsTest : public ProgramTest {
         tpc = hex(words);
       } else if (directive == "return") {
         state.return_address = hex(words);
+      } else if (directive == "core_state") {
+        EXPECT_FALSE(state.write_ssr(kCoreState, hex(words)));
+      } else if (directive == "reservation") {
+        const std::uint64_t address = hex(words);
+        unsigned size = 0;
+        words >> size;
+        state.reservations.fill({address, size});
+        state.reserved_pes = (1u << arch::kPeCount) - 1;
       } else {
         ADD_FAILURE() << "unknown setup directive: " << line;
       }
@@ -148,6 +159,19 @@ class ScalarAvsTest : public ProgramTest {
         unsigned size = 0;
         words >> size;
         EXPECT_EQ(*model.memory().load(address, size), hex(words)) << "memory at " << address;
+      } else if (what == "flags") {
+        EXPECT_EQ(unsigned{state.numeric_flags()}, hex(words));
+      } else if (what == "reservation") {
+        unsigned valid = 0;
+        words >> valid;
+        EXPECT_EQ(state.reserved_pes, valid != 0 ? (1u << arch::kPeCount) - 1 : 0u);
+      } else if (what == "reservation_address" || what == "reservation_size") {
+        const std::uint64_t value = hex(words);
+        for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+          const arch::Reservation& r = state.reservations[pe];
+          EXPECT_EQ(what == "reservation_size" ? r.size : r.address, value)
+              << what << " on PE" << pe;
+        }
       } else {
         ADD_FAILURE() << "unknown expectation: " << line;
       }
