@@ -102,6 +102,23 @@ TEST(TlsuShared, StoringAnUnallocatedSxWritesTheUndefinedPattern) {
   EXPECT_EQ(*core.memory.load(0x100 + 3 * 16 + 2 * 2, 2), 0x2Au ^ (3u * 8 + 2));
 }
 
+// Without B.DIM an unallocated Sx is stored as one element (LB0 = LB1 = 1,
+// LB2 = LB0): the first element is the pattern, the next column and the next
+// row keep what memory held.
+TEST(TlsuShared, StoringAnUnallocatedSxWithoutDimensionsWritesOneElement) {
+  Core core;
+  for (std::uint64_t address = 0x100; address < 0x140; address += 8)
+    ASSERT_FALSE(core.memory.store(address, 8, ~0ULL));
+  BlockDescriptor b = block(TlsuFunction::TStore, DataType::U16);
+  ior(b, 0x100, 16);
+  shared(b, 0x2A, 0);
+  ASSERT_FALSE(core.run(b));
+  EXPECT_EQ(*core.memory.load(0x100, 2), 0x2Au);
+  EXPECT_EQ(*core.memory.load(0x102, 2), 0xFFFFu);
+  EXPECT_EQ(*core.memory.load(0x110, 2), 0xFFFFu);
+  EXPECT_FALSE(core.shared_file.at(0x2A).descriptor_valid);
+}
+
 // BSTART.TMOV: L2S.INSERT takes quarter q from PE q's Local payload; PUBLISH
 // publishes only when every allocated quarter is initialized.
 TEST(TlsuShared, InsertThenPublish) {
