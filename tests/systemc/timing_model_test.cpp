@@ -156,5 +156,30 @@ TEST(ActivityLog, NestedRegionsCloseInnermostFirst) {
   EXPECT_EQ(outer.end.time, sc_time(40, SC_NS));
 }
 
+// The block payload every unit receives (docs/platform.md, "The block
+// transaction"): an ignore command at address 0 whose data is the descriptor
+// itself, no byte enables, no DMI, not yet answered, the extension attached.
+TEST(BlockTransaction, ThePayloadOfABlock) {
+  arch::BlockDescriptor block;
+  BlockTransaction transaction;
+  transaction.block = &block;
+  tlm::tlm_generic_payload payload;
+  payload.set_command(tlm::TLM_WRITE_COMMAND);
+  payload.set_address(0x40);
+  payload.set_response_status(tlm::TLM_OK_RESPONSE);
+  payload.set_dmi_allowed(true);
+  prepare_block_payload(payload, transaction);
+  EXPECT_EQ(payload.get_command(), tlm::TLM_IGNORE_COMMAND);
+  EXPECT_EQ(payload.get_address(), 0u);
+  EXPECT_EQ(static_cast<const void*>(payload.get_data_ptr()), static_cast<const void*>(&block));
+  EXPECT_EQ(payload.get_data_length(), sizeof(arch::BlockDescriptor));
+  EXPECT_EQ(payload.get_streaming_width(), sizeof(arch::BlockDescriptor));
+  EXPECT_EQ(payload.get_byte_enable_ptr(), nullptr);
+  EXPECT_FALSE(payload.is_dmi_allowed());
+  EXPECT_EQ(payload.get_response_status(), tlm::TLM_INCOMPLETE_RESPONSE);
+  EXPECT_EQ(payload.get_extension<BlockTransaction>(), &transaction);
+  payload.clear_extension(&transaction);
+}
+
 }  // namespace
 }  // namespace ptovp::sc_common
