@@ -5,6 +5,7 @@
 // flags, element for element, with 0 differences (through
 // fpatr::CheckedBackend); the checked backend catches the fault-injection
 // build of the RTL and reports the first difference.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -353,6 +354,57 @@ TEST(FpatrRtl, CheckedCatchesAnInjectedRoundingFaultAndReportsIt) {
   EXPECT_EQ(d[0], 2u);
   EXPECT_EQ(d[1], 4u);
   EXPECT_EQ(d[2], 2u);
+}
+
+// A lane carries a multiplier as an unsigned 11-bit significand and an
+// exponent in [-512, 511]; one past either edge, or a negative multiplier,
+// is refused with a report instead of being truncated. Inside, the RTL agrees
+// with the C++ pipeline.
+TEST(FpatrRtl, TheLaneMultiplierFormatAtItsEdges) {
+  arch::FpAttributes fp;
+  fp.valid = true;
+  fp.word = fpatr_word(3, 0);  // REQ8: a scale per element
+  auto unit = Fpatr::configure(fp, datr(1, false), DataType::S32);
+  ASSERT_TRUE(unit.ok());
+  struct Case {
+    numeric::Dyadic scale;
+    std::uint32_t input;
+    bool fits;
+  };
+  const Case cases[] = {
+      {{false, 2047, -11}, 100, true}, {{false, 2048, -12}, 100, false},
+      {{false, 1, -512}, 0, true},     {{false, 1, -513}, 0, false},
+      {{false, 1, 511}, 0, true},      {{false, 1, 512}, 0, false},
+      {{true, 1, 0}, 100, false},
+  };
+  for (const Case& c : cases) {
+    Parameters p;
+    p.quant.scale = c.scale;
+    std::uint64_t d = 0;
+    RowsJob job;
+    job.unit = &unit.value();
+    job.parameters = &p;
+    job.accumulator = &c.input;
+    job.rows = 1;
+    job.columns = 1;
+    job.out.d = &d;
+    job.block = "TMATMUL";
+    const std::string name =
+        fmt::format("{}{} x 2^{}", c.scale.negative ? "-" : "",
+                    static_cast<std::uint64_t>(c.scale.significand), c.scale.exponent);
+    if (c.fits) {
+      CheckedBackend checked(std::make_unique<CppBackend>(), std::make_unique<RtlBackend>());
+      checked.run(job);
+      EXPECT_FALSE(checked.failure()) << name << ": " << *checked.failure();
+    } else {
+      RtlBackend rtl;
+      rtl.run(job);
+      ASSERT_TRUE(rtl.failure()) << name;
+      EXPECT_NE(rtl.failure()->find("a multiplier outside the RTL's lane format"),
+                std::string::npos)
+          << name << ": " << *rtl.failure();
+    }
+  }
 }
 
 }  // namespace
