@@ -223,6 +223,35 @@ TEST_F(ScalarFormsTest, LongSetCommitDrivesACondLoop) {
   EXPECT_EQ(gpr(0, 11), 0u);       // s0
 }
 
+// SETC with a register SrcR applies its .sw/.uw modifier before the compare
+// (ExecuteDecodedSetCommit): a word with bit 31 set equals its own sign- or
+// zero-extension only through the matching modifier.
+TEST_F(ScalarFormsTest, SetCommitRegisterModifiers) {
+  const engine::RunResult result =
+      run("  hl.liu 0x80000000, ->a2\n"  // 0x80000000
+          "  add zero, a2.sw, ->a0\n"    // 0xFFFFFFFF80000000
+          "  BSTART.STD COND, t1\n"
+          "  setc.eq a0, a2.sw\n  BSTOP\n"  // sext32(a2) == a0: taken
+          "  addi zero, 1, ->s0\n"
+          "t1:\n  BSTART.STD COND, t2\n"
+          "  setc.eq a2, a0.uw\n  BSTOP\n"  // zext32(a0) == a2: taken
+          "  addi zero, 1, ->s1\n"
+          "t2:\n  BSTART.STD COND, t3\n"
+          "  setc.eq a0, a2\n  BSTOP\n"  // no modifier: not equal, falls through
+          "  addi zero, 1, ->s2\n"
+          "t3:\n  BSTART.STD COND, t4\n"
+          "  setc.ne a2, a0.uw\n  BSTOP\n"  // equal after .uw: falls through
+          "  addi zero, 1, ->s3\n"
+          "t4:\n" +
+          std::string(kHalt));
+  ASSERT_TRUE(result.halt);
+  ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint);
+  EXPECT_EQ(gpr(0, 11), 0u);  // s0: skipped
+  EXPECT_EQ(gpr(0, 12), 0u);  // s1: skipped
+  EXPECT_EQ(gpr(0, 13), 1u);  // s2
+  EXPECT_EQ(gpr(0, 14), 1u);  // s3
+}
+
 // HL.SETC outside a COND block body keeps the SETC placement rule.
 TEST_F(ScalarFormsTest, LongSetCommitNeedsABlock) {
   const frontend::Halt halt =
