@@ -317,6 +317,22 @@ TEST_F(CliTest, DisRejectsANegativeCountAnOddStartAndADirectory) {
   EXPECT_THAT(result.output, HasSubstr("C.BSTOP"));
 }
 
+// `ptovp conform` prints one line per passing case and the totals; the
+// memory and instruction details of a pass only with --verbose.
+TEST_F(CliTest, ConformIsTerseUnlessVerbose) {
+  const std::string block_case = std::string(PTOVP_TEST_VECTORS_DIR) + "/blocks/public-01.json";
+  Result result = run("conform " + block_case);
+  EXPECT_EQ(result.status, 0) << result.output;
+  EXPECT_EQ(std::count(result.output.begin(), result.output.end(), '\n'), 2) << result.output;
+  EXPECT_THAT(result.output, HasSubstr("PASS public-01  TMATMULMX"));
+  EXPECT_THAT(result.output, HasSubstr("\n1 passed, 0 failed\n"));
+  result = run("conform --verbose " + block_case);
+  EXPECT_EQ(result.status, 0) << result.output;
+  EXPECT_THAT(result.output,
+              HasSubstr("\n  memory: every expected byte matches; regions: A@0x400+240"));
+  EXPECT_THAT(result.output, HasSubstr("\n  63 instructions\n1 passed, 0 failed\n"));
+}
+
 TEST_F(CliTest, ElfSectionsThatOverstateTheFileAreRefusedBeforeAllocating) {
   // 1000 PROGBITS+ALLOC section headers, each naming the whole 80 KB file:
   // loading them would copy the file 1000 times.
