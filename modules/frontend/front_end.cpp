@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -14,7 +15,7 @@ using arch::BlockKind;
 using arch::FaultCode;
 using arch::MaybeFault;
 
-FrontEnd::FrontEnd(arch::ArchState& state, memory::Memory& memory,
+FrontEnd::FrontEnd(arch::ArchState& state, memory::MemoryPort& memory,
                    block_builder::BlockBuilder& builder, std::ostream& out, std::ostream& err,
                    FrontEndOptions options, isa::IsaRelease release)
     : state_(state),
@@ -27,7 +28,12 @@ FrontEnd::FrontEnd(arch::ArchState& state, memory::Memory& memory,
       decoder_(isa::Decoder::for_release(release)),
       plans_(InstructionPlans::for_release(release)),
       cache_(kCacheEntries),
-      attempts_by_form_(isa::all_forms().size() + 1) {}
+      attempts_by_form_(isa::all_forms().size() + 1) {
+  memory_.on_revoke([this] {
+    for (CacheEntry& entry : cache_)
+      entry.pc = ~std::uint64_t{0};
+  });
+}
 
 arch::Fault FrontEnd::fault(FaultCode code, std::string reason) const {
   return arch::make_fault(code, std::move(reason), state_.pc);
@@ -36,34 +42,38 @@ arch::Fault FrontEnd::fault(FaultCode code, std::string reason) const {
 arch::Expected<std::pair<std::uint64_t, unsigned>> FrontEnd::fetch(std::uint64_t pc) const {
   if (pc & 1)
     return arch::make_fault(FaultCode::InstructionPC, fmt::format("PC 0x{:x} is odd", pc), pc);
-  const std::uint8_t* first = memory_.direct(pc, 2);
-  if (first == nullptr) {
+  // Little-endian parcels of `bytes` at `at`, through the port.
+  auto parcel = [this](std::uint64_t at, unsigned bytes) {
+    std::uint64_t value = 0;
+    std::ignore = memory_.read(at, reinterpret_cast<std::uint8_t*>(&value), bytes);
+    return value;
+  };
+  if (!memory_.contains(pc, 2)) {
     return arch::make_fault(FaultCode::InstructionPage,
                             fmt::format("fetch at 0x{:x} is outside memory [0x{:x}, 0x{:x})", pc,
                                         memory_.base(), memory_.base() + memory_.size()),
                             pc);
   }
-  const auto hw0 = static_cast<std::uint16_t>(first[0] | (first[1] << 8));
+  const auto hw0 = static_cast<std::uint16_t>(parcel(pc, 2));
   std::optional<std::uint16_t> next;
-  if (const std::uint8_t* second = memory_.direct(pc + 2, 2)) {
-    next = static_cast<std::uint16_t>(second[0] | (second[1] << 8));
-  }
+  if (memory_.contains(pc + 2, 2)) next = static_cast<std::uint16_t>(parcel(pc + 2, 2));
   const unsigned length = isa::instruction_length_bits(hw0, next);
-  const std::uint8_t* bytes = memory_.direct(pc, length / 8);
-  if (bytes == nullptr) {
+  if (!memory_.contains(pc, length / 8)) {
     return arch::make_fault(
         FaultCode::InstructionPage,
         fmt::format("{}-bit instruction at 0x{:x} runs past the end of memory", length, pc), pc);
   }
-  std::uint64_t word = 0;
-  std::memcpy(&word, bytes, length / 8);  // little endian host
-  return std::pair<std::uint64_t, unsigned>{word, length};
+  return std::pair<std::uint64_t, unsigned>{parcel(pc, length / 8), length};
 }
 
 bool FrontEnd::cached(const CacheEntry& entry, std::uint64_t pc) const {
   if (entry.pc != pc) return false;
-  std::uint64_t bytes = 0;
-  std::memcpy(&bytes, entry.code, 8);  // little endian host
+  std::uint64_t bytes = 0;  // little endian host
+  if (entry.code != nullptr) {
+    std::memcpy(&bytes, entry.code, 8);
+  } else {
+    std::ignore = memory_.read(pc, reinterpret_cast<std::uint8_t*>(&bytes), entry.depends);
+  }
   return (bytes & entry.mask) == entry.bytes;
 }
 
@@ -80,13 +90,17 @@ MaybeFault FrontEnd::fill(CacheEntry& entry, std::uint64_t pc) {
   // BSTART.CALL), so the entry depends on both.
   const unsigned depends = (word & 0xF) == 0x2 ? std::max(length_bits, 32u) : length_bits;
   entry.mask = depends == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << depends) - 1;
-  entry.code = memory_.direct(pc, 8);
-  // Instructions in the last 8 bytes of the RAM are not kept (the check reads 8).
-  entry.pc = entry.code != nullptr ? pc : ~std::uint64_t{0};
-  if (entry.code != nullptr) {
-    std::memcpy(&entry.bytes, entry.code, 8);
-    entry.bytes &= entry.mask;
+  entry.depends = static_cast<std::uint8_t>(depends / 8);
+  // The look-ahead parcel of an instruction at the end of the RAM is not
+  // there: such an entry is not kept.
+  if (!memory_.contains(pc, entry.depends)) {
+    entry.pc = ~std::uint64_t{0};
+    return std::nullopt;
   }
+  entry.pc = pc;
+  entry.code = memory_.direct(pc, 8);
+  entry.bytes = 0;  // little endian host
+  std::ignore = memory_.read(pc, reinterpret_cast<std::uint8_t*>(&entry.bytes), entry.depends);
   return std::nullopt;
 }
 

@@ -1,4 +1,5 @@
-// The instruction front end: fetch through the memory's direct pointer,
+// The instruction front end: fetch through the memory port (its direct
+// pointer where granted, memory/memory_port.hpp),
 // length decode, decode and prepare (cached per PC), then dispatch: header
 // commands and starts/stops to the block builder, the scalar subset to the
 // scalar unit, EBREAK / ASSERT / ACRC / ACRE and every fault to the trap
@@ -20,7 +21,7 @@
 #include "frontend/scalar_unit.hpp"
 #include "frontend/trap_unit.hpp"
 #include "isa/decoder.hpp"
-#include "memory/memory.hpp"
+#include "memory/memory_port.hpp"
 
 namespace ptovp::frontend {
 
@@ -57,7 +58,7 @@ struct FrontEndOptions {
 
 class FrontEnd {
  public:
-  FrontEnd(arch::ArchState& state, memory::Memory& memory, block_builder::BlockBuilder& builder,
+  FrontEnd(arch::ArchState& state, memory::MemoryPort& memory, block_builder::BlockBuilder& builder,
            std::ostream& out, std::ostream& err, FrontEndOptions options = {},
            isa::IsaRelease release = isa::kDefaultRelease);
 
@@ -69,7 +70,7 @@ class FrontEnd {
   // Memory-mapped devices for loads and stores outside the RAM; a device's
   // exit request (the test finisher) ends the run as a HostExit halt.
   void attach_devices(const devices::DeviceMap* map) { scalar_.attach_devices(map); }
-  const memory::Memory& memory() const { return memory_; }
+  const memory::MemoryPort& memory() const { return memory_; }
   std::uint64_t instructions() const { return instructions_; }
   // Instruction attempts per decoded form (isa::all_forms() order); the last
   // slot counts the attempts without a form (a fetch fault, an unknown word).
@@ -82,17 +83,19 @@ class FrontEnd {
   std::optional<DataAccess> data_access() const;
 
  private:
-  // One slot of the direct-mapped per-PC cache. It holds while the 8 bytes at
-  // `code` (the RAM at pc) under `mask` still equal `bytes` (the instruction,
-  // plus the look-ahead parcel that decided a C.BSTART DIRECT parcel's
-  // length), so stores into code are seen. The RAM never moves, so the
-  // direct pointer stays valid.
+  // One slot of the direct-mapped per-PC cache. It holds while the bytes at
+  // pc under `mask` still equal `bytes` (the instruction, plus the look-ahead
+  // parcel that decided a C.BSTART DIRECT parcel's length), so stores into
+  // code are seen. They are read at `code`, the port's direct pointer to the
+  // 8 bytes at pc, or through the port where none was granted; a revoked
+  // grant empties the cache (MemoryPort::on_revoke).
   struct CacheEntry {
     std::uint64_t pc = ~std::uint64_t{0};
     const std::uint8_t* code = nullptr;
     std::uint64_t bytes = 0;
     std::uint64_t mask = 0;
-    std::uint32_t form = 0;  // the attempts_by_form_ slot
+    std::uint8_t depends = 0;  // bytes under mask
+    std::uint32_t form = 0;    // the attempts_by_form_ slot
     PreparedInstruction prepared;
   };
   static constexpr std::size_t kCacheEntries = 4096;
@@ -121,7 +124,7 @@ class FrontEnd {
                            std::uint64_t resume_tpc, unsigned target_ring);
 
   arch::ArchState& state_;
-  memory::Memory& memory_;
+  memory::MemoryPort& memory_;
   block_builder::BlockBuilder& builder_;
   ScalarUnit scalar_;
   TrapUnit traps_;

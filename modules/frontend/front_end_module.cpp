@@ -3,28 +3,22 @@
 #include <algorithm>
 
 #include "frontend/stall_halt.hpp"
-#include "sc_common/dmi_check.hpp"
 
 namespace ptovp::frontend {
 
 FrontEndModule::FrontEndModule(const sc_core::sc_module_name& name, arch::ArchState& state,
-                               memory::Memory& ram, block_builder::BlockBuilder& builder,
+                               memory::RamWindow ram, block_builder::BlockBuilder& builder,
                                std::ostream& out, std::ostream& err, FrontEndOptions options,
                                const sc_common::TimingConfig& timing, sc_common::ActivityLog& log)
     : sc_module(name),
       memory_socket("memory_socket"),
       state_(state),
-      ram_(ram),
+      memory_port_(memory_socket, ram),
       log_(log),
       instruction_time_(timing.cycles(timing.frontend_cycles_per_instruction)),
-      front_end_(state, ram, builder, out, err, options) {
+      front_end_(state, memory_port_, builder, out, err, options) {
   SC_HAS_PROCESS(FrontEndModule);
   SC_THREAD(run);
-}
-
-void FrontEndModule::end_of_elaboration() {
-  sc_common::require_dmi(*this, memory_socket,
-                         {ram_.base(), ram_.size(), ram_.direct(ram_.base(), ram_.size())});
 }
 
 void FrontEndModule::run() {
@@ -51,11 +45,17 @@ void FrontEndModule::execute() {
       halt_ = stall_halt(front_end_, state_, stalled.reason);
     }
     ++pending_;
+    bool sync = pending_ == per_quantum;
+    if (memory_port_.delayed()) {
+      // Memory transports (no DMI): their delays count towards the quantum.
+      quantum_.inc(memory_port_.take_delay());
+      sync = sync || quantum_.need_sync();
+    }
     if (halt_) {
       if (halt_->kind == HaltKind::Paused) --pending_;  // nothing ran
       break;
     }
-    if (pending_ == per_quantum) {
+    if (sync) {
       quantum_.inc(instruction_time_ * static_cast<double>(pending_));
       pending_ = 0;
       quantum_.sync();

@@ -1,11 +1,12 @@
 // The instruction front end as a SystemC module: one SC_THREAD that fetches,
 // decodes and executes (frontend::FrontEnd: scalar unit, traps, host
-// services) and drives the block builder, a TLM initiator to memory holding a
-// DMI grant over the whole RAM (the semantics fetch and load/store through
-// memory::Memory, the granted host bytes), and the platform's time keeper:
-// every instruction takes frontend_cycles_per_instruction, counted locally and
-// handed to a quantum keeper (temporal decoupling) once a quantum's worth has
-// run, when the thread yields to the kernel. At the halt it waits until the
+// services) and drives the block builder, a TLM initiator to memory (the
+// semantics fetch and load/store through a memory::TlmMemoryPort: the
+// target's DMI grant, b_transport outside it), and the platform's time
+// keeper: every instruction takes frontend_cycles_per_instruction, counted
+// locally and handed to a quantum keeper (temporal decoupling) once a
+// quantum's worth has run, when the thread yields to the kernel; the delays
+// of memory transports are added as they occur. At the halt it waits until the
 // last unit finishes, then for the next start (a platform may run again).
 #pragma once
 
@@ -19,6 +20,7 @@
 #include <tlm>
 
 #include "frontend/front_end.hpp"
+#include "memory/tlm_memory_port.hpp"
 #include "sc_common/activity_log.hpp"
 #include "sc_common/timing_config.hpp"
 
@@ -26,9 +28,9 @@ namespace ptovp::frontend {
 
 class FrontEndModule : public sc_core::sc_module {
  public:
-  tlm_utils::simple_initiator_socket<FrontEndModule> memory_socket;
+  memory::TlmMemoryPort::Socket memory_socket;
 
-  FrontEndModule(const sc_core::sc_module_name& name, arch::ArchState& state, memory::Memory& ram,
+  FrontEndModule(const sc_core::sc_module_name& name, arch::ArchState& state, memory::RamWindow ram,
                  block_builder::BlockBuilder& builder, std::ostream& out, std::ostream& err,
                  FrontEndOptions options, const sc_common::TimingConfig& timing,
                  sc_common::ActivityLog& log);
@@ -51,15 +53,15 @@ class FrontEndModule : public sc_core::sc_module {
   }
   FrontEnd& semantics() { return front_end_; }
   const FrontEnd& semantics() const { return front_end_; }
+  const memory::TlmMemoryPort& memory_port() const { return memory_port_; }
 
  private:
-  void end_of_elaboration() override;
   // The thread: one execute() per start().
   void run();
   void execute();
 
   const arch::ArchState& state_;
-  memory::Memory& ram_;
+  memory::TlmMemoryPort memory_port_;
   sc_common::ActivityLog& log_;
   sc_core::sc_time instruction_time_;
   FrontEnd front_end_;

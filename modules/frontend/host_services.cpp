@@ -1,5 +1,8 @@
 #include "frontend/host_services.hpp"
 
+#include <string>
+#include <tuple>
+
 namespace ptovp::frontend {
 
 namespace {
@@ -19,14 +22,12 @@ std::optional<int> HostServices::call() {
   std::int64_t result = -kEnosys;
   switch (service) {
     case kExit:
-    case kExitGroup:
-      return static_cast<int>(a0 & 0xFF);
+    case kExitGroup: return static_cast<int>(a0 & 0xFF);
     case kWrite:
       result =
           write(a0, state_.gpr(0, kArgumentRegister + 1), state_.gpr(0, kArgumentRegister + 2));
       break;
-    default:
-      break;
+    default: break;
   }
   for (unsigned pe = 0; pe < arch::kPeCount; ++pe)
     state_.set_gpr(pe, kArgumentRegister, static_cast<std::uint64_t>(result));
@@ -36,10 +37,11 @@ std::optional<int> HostServices::call() {
 std::int64_t HostServices::write(std::uint64_t fd, std::uint64_t buffer, std::uint64_t length) {
   if (fd != 1 && fd != 2) return -kEbadf;
   if (length == 0) return 0;
-  const std::uint8_t* bytes = memory_.direct(buffer, length);
-  if (bytes == nullptr) return -kEfault;
+  if (!memory_.contains(buffer, length)) return -kEfault;
+  std::string bytes(length, '\0');
+  std::ignore = memory_.read(buffer, reinterpret_cast<std::uint8_t*>(bytes.data()), length);
   std::ostream& stream = fd == 1 ? out_ : err_;
-  stream.write(reinterpret_cast<const char*>(bytes), static_cast<std::streamsize>(length));
+  stream.write(bytes.data(), static_cast<std::streamsize>(length));
   stream.flush();
   return static_cast<std::int64_t>(length);
 }

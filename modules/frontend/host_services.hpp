@@ -12,7 +12,7 @@
 #include <ostream>
 
 #include "arch/arch_state.hpp"
-#include "memory/memory.hpp"
+#include "memory/memory_port.hpp"
 
 namespace ptovp::frontend {
 
@@ -21,7 +21,7 @@ inline constexpr unsigned kArgumentRegister = 2;        // a0 (R2), a1 = R3, a2 
 
 class HostServices {
  public:
-  HostServices(arch::ArchState& state, const memory::Memory& memory, std::ostream& out,
+  HostServices(arch::ArchState& state, const memory::MemoryPort& memory, std::ostream& out,
                std::ostream& err)
       : state_(state), memory_(memory), out_(out), err_(err) {}
 
@@ -33,7 +33,7 @@ class HostServices {
   std::int64_t write(std::uint64_t fd, std::uint64_t buffer, std::uint64_t length);
 
   arch::ArchState& state_;
-  const memory::Memory& memory_;
+  const memory::MemoryPort& memory_;
   std::ostream& out_;
   std::ostream& err_;
 };

@@ -422,23 +422,46 @@ std::pair<ScalarUnit::Lanes, ScalarUnit::Lanes> ScalarUnit::addresses(
   return {plan.update == isa::AguUpdate::PostIndex ? base : updated, updated};
 }
 
+void ScalarUnit::write_staged(const Lanes& address, unsigned elements, unsigned size,
+                              const Pointers& bytes, const Staging& staged) {
+  for (unsigned element = 0; element < elements; ++element) {
+    for (unsigned pe = 0; pe < kPeCount; ++pe) {
+      if (bytes[element][pe] == staged[element][pe].data())
+        std::ignore = memory_.write(address[pe] + element * size, bytes[element][pe], size);
+    }
+  }
+}
+
 MaybeFault ScalarUnit::memory_access(const PreparedInstruction& insn) {
+  return access<false>(insn);
+}
+
+template <bool kStaged>
+MaybeFault ScalarUnit::access(const PreparedInstruction& insn) {
   using V = std::uint64_t;
   const FormPlan& plan = *insn.plan;
   const bool store = plan.op == Op::Store;
   const auto [address, updated] = addresses(insn);
-  if (devices_ != nullptr && !plan.paired && memory_.direct(address[0], plan.size) == nullptr) {
+  if (devices_ != nullptr && !plan.paired && !memory_.contains(address[0], plan.size)) {
     if (auto done = device_access(insn, address)) return *done;
   }
   // Pairs probe both elements on every PE before the first access.
   const unsigned elements = plan.paired ? 2 : 1;
-  std::array<std::array<std::uint8_t*, kPeCount>, 2> bytes{};
+  Pointers bytes{};
+  Staging staged;
   for (unsigned element = 0; element < elements; ++element) {
     for (unsigned pe = 0; pe < kPeCount; ++pe) {
       const V at = address[pe] + element * plan.size;
       bytes[element][pe] = aligned_direct(at, plan.size);
       if (bytes[element][pe] == nullptr) {
-        return access_fault(at, plan.size, plan.size, pe, store ? "store" : "load");
+        if (memory_.probe(at, plan.size, plan.size))
+          return access_fault(at, plan.size, plan.size, pe, store ? "store" : "load");
+        // Inside the RAM but outside the port's grant: the access starts
+        // again (nothing changed yet) staging such bytes, read through the
+        // port now or written through it after the stores.
+        if constexpr (!kStaged) return access<true>(insn);
+        bytes[element][pe] = staged[element][pe].data();
+        if (!store) std::ignore = memory_.read(at, bytes[element][pe], plan.size);
       }
     }
   }
@@ -456,6 +479,7 @@ MaybeFault ScalarUnit::memory_access(const PreparedInstruction& insn) {
       for (unsigned pe = 0; pe < kPeCount; ++pe)
         store_bytes(bytes[1][pe], size, second[pe]);
     }
+    if constexpr (kStaged) write_staged(address, elements, size, bytes, staged);
     if (state_.reserved_pes != 0) {
       for (unsigned pe = 0; pe < kPeCount; ++pe)
         clear_reservations(address[pe], size * elements);
@@ -518,6 +542,15 @@ std::optional<MaybeFault> ScalarUnit::device_access(const PreparedInstruction& i
 MaybeFault ScalarUnit::access_fault(std::uint64_t address, unsigned size, unsigned alignment,
                                     unsigned pe, std::string_view what) const {
   MaybeFault bad = memory_.probe(address, size, alignment);
+  if (!bad) {
+    // Inside the RAM without a grant (memory.dmi=off): the atomic and DMA
+    // forms move their bytes only through a direct pointer.
+    bad = arch::make_fault(FaultCode::DataPage,
+                           fmt::format("0x{:x}+{} has no DMI grant; atomic and DMA forms need one "
+                                       "(memory.dmi=on)",
+                                       address, size),
+                           address);
+  }
   bad->reason = fmt::format("{} on PE{}: {}", what, pe, bad->reason);
   return bad;
 }

@@ -17,7 +17,7 @@
 #include "arch/fault.hpp"
 #include "devices/mmio_device.hpp"
 #include "frontend/prepared_instruction.hpp"
-#include "memory/memory.hpp"
+#include "memory/memory_port.hpp"
 
 namespace ptovp::frontend {
 
@@ -26,7 +26,7 @@ class ScalarUnit {
   // One value per PE.
   using Lanes = std::array<std::uint64_t, arch::kPeCount>;
 
-  ScalarUnit(arch::ArchState& state, memory::Memory& memory) : state_(state), memory_(memory) {}
+  ScalarUnit(arch::ArchState& state, memory::MemoryPort& memory) : state_(state), memory_(memory) {}
 
   // Executes one scalar instruction at TPC; writes TPC only for J and JR
   // (the caller advances it otherwise). Faults carry the TPC, data faults the
@@ -51,6 +51,18 @@ class ScalarUnit {
  private:
   arch::MaybeFault check_sources(const PreparedInstruction& insn) const;
   arch::MaybeFault memory_access(const PreparedInstruction& insn);
+  // Per element and PE: the bytes of a load or store, and the staging of
+  // those outside the port's grant.
+  using Pointers = std::array<std::array<std::uint8_t*, arch::kPeCount>, 2>;
+  using Staging = std::array<std::array<std::array<std::uint8_t, 8>, arch::kPeCount>, 2>;
+  // memory_access, with (kStaged) or without accesses outside the port's
+  // grant: the one without is the fast path, and restarts as the other
+  // when it meets such an access.
+  template <bool kStaged>
+  arch::MaybeFault access(const PreparedInstruction& insn);
+  // Writes the staged bytes of a store through the port, in access order.
+  void write_staged(const Lanes& address, unsigned elements, unsigned size, const Pointers& bytes,
+                    const Staging& staged);
   // The access address and the updated base (they differ for post-index).
   std::pair<Lanes, Lanes> addresses(const PreparedInstruction& insn) const;
   // A load or store that misses the RAM and hits a device window.
@@ -85,7 +97,7 @@ class ScalarUnit {
   void set_commit(bool taken);
 
   arch::ArchState& state_;
-  memory::Memory& memory_;
+  memory::MemoryPort& memory_;
   const devices::DeviceMap* devices_ = nullptr;
   std::optional<int> device_exit_;
 };

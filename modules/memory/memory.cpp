@@ -10,9 +10,6 @@
 
 namespace ptovp::memory {
 
-using arch::FaultCode;
-using arch::make_fault;
-
 namespace {
 
 // MAP_NORESERVE: a large configured RAM costs no swap reservation until touched.
@@ -34,60 +31,30 @@ void Memory::Unmap::operator()(std::uint8_t* bytes) const {
 }
 
 Memory::Memory(std::uint64_t base, std::uint64_t size)
-    : base_(base), size_(size), bytes_(map_zeroed(base, size), Unmap{size}) {}
-
-arch::Fault Memory::page_fault(std::uint64_t address, std::uint64_t length) const {
-  return make_fault(FaultCode::DataPage,
-                    fmt::format("access 0x{:x}+{} outside memory [0x{:x}, 0x{:x})", address, length,
-                                base_, base_ + size_),
-                    address);
+    : MemoryPort({base, size}), bytes_(map_zeroed(base, size), Unmap{size}) {
+  grant(base, base + (size - 1), bytes_.get());
 }
 
-arch::MaybeFault Memory::probe(std::uint64_t address, unsigned size, unsigned alignment) const {
-  if (address % alignment != 0) {
-    return make_fault(FaultCode::DataAlignment,
-                      fmt::format("address 0x{:x} is not {}-byte aligned", address, alignment),
-                      address);
-  }
-  if (!contains(address, size)) return page_fault(address, size);
-  return std::nullopt;
+std::uint8_t* Memory::regrant(std::uint64_t address, std::uint64_t length) const {
+  return contains(address, length) ? bytes_.get() + (address - base()) : nullptr;
 }
 
-arch::Expected<std::uint64_t> Memory::load(std::uint64_t address, unsigned size) const {
-  if (auto fault = probe(address, size, size)) return *fault;
-  const std::uint8_t* p = bytes_.get() + (address - base_);
-  std::uint64_t value = 0;
-  for (unsigned i = 0; i < size; ++i)
-    value |= std::uint64_t{p[i]} << (8 * i);
-  return value;
+void Memory::transport_read(std::uint64_t address, std::uint8_t* out, std::uint64_t length) const {
+  std::memcpy(out, bytes_.get() + (address - base()), length);
 }
 
-arch::MaybeFault Memory::store(std::uint64_t address, unsigned size, std::uint64_t value) {
-  if (auto fault = probe(address, size, size)) return fault;
-  std::uint8_t* p = bytes_.get() + (address - base_);
-  for (unsigned i = 0; i < size; ++i)
-    p[i] = static_cast<std::uint8_t>(value >> (8 * i));
-  return std::nullopt;
+void Memory::transport_write(std::uint64_t address, const std::uint8_t* in, std::uint64_t length) {
+  std::memcpy(bytes_.get() + (address - base()), in, length);
 }
 
-arch::MaybeFault Memory::read(std::uint64_t address, std::uint8_t* out,
-                              std::uint64_t length) const {
-  if (!contains(address, length)) return page_fault(address, length);
-  if (length != 0) std::memcpy(out, bytes_.get() + (address - base_), length);
-  return std::nullopt;
-}
-
-arch::MaybeFault Memory::write(std::uint64_t address, const std::uint8_t* in,
-                               std::uint64_t length) {
-  if (!contains(address, length)) return page_fault(address, length);
-  if (length != 0) std::memcpy(bytes_.get() + (address - base_), in, length);
-  return std::nullopt;
+void Memory::debug_read(std::uint64_t address, std::uint8_t* out, std::uint64_t length) const {
+  transport_read(address, out, length);
 }
 
 void Memory::clear() {
   // Dropping a private anonymous page makes its next touch zero-filled;
   // should the host refuse, zero it by hand.
-  if (madvise(bytes_.get(), size_, MADV_DONTNEED) != 0) std::memset(bytes_.get(), 0, size_);
+  if (madvise(bytes_.get(), size(), MADV_DONTNEED) != 0) std::memset(bytes_.get(), 0, size());
 }
 
 }  // namespace ptovp::memory

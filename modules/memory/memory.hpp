@@ -1,8 +1,9 @@
 // One little-endian RAM at a configurable base and size (platform default:
-// base 0, 64 MiB, identity translation). Every access is checked in the
-// spec's order: natural alignment (Fault_DataAlignment), then the bound
-// (Fault_DataPage), both reported at the original address. direct() is the
-// fast path the SystemC module exposes as DMI.
+// base 0, 64 MiB, identity translation), and the memory port of the
+// functional engine: the whole RAM is one grant that never changes, so every
+// access inside it takes the port's direct fast path (memory/memory_port.hpp
+// has the checks: natural alignment, then the bound). The SystemC memory
+// module exposes the same bytes as DMI.
 //
 // The bytes are an anonymous private mapping: the host zero-fills a page on
 // its first touch, so a run pays only for the pages firmware and loaders use
@@ -13,50 +14,19 @@
 #include <cstdint>
 #include <memory>
 
-#include "arch/fault.hpp"
+#include "memory/memory_port.hpp"
 
 namespace ptovp::memory {
 
 inline constexpr std::uint64_t kDefaultSize = 64ull << 20;
 
-class Memory {
+class Memory final : public MemoryPort {
  public:
   // Throws std::invalid_argument for a zero size or a window that wraps,
-  // std::bad_alloc when the host cannot map it.
+  // std::bad_alloc when the host cannot map it. The RAM is mapped once, so
+  // a direct pointer stays valid for the Memory's lifetime (DMI grants
+  // point into it).
   explicit Memory(std::uint64_t base = 0, std::uint64_t size = kDefaultSize);
-  // One mapping per Memory: DMI grants point into it.
-  Memory(const Memory&) = delete;
-  Memory& operator=(const Memory&) = delete;
-
-  std::uint64_t base() const { return base_; }
-  std::uint64_t size() const { return size_; }
-  bool contains(std::uint64_t address, std::uint64_t length) const {
-    const std::uint64_t offset = address - base_;
-    return address >= base_ && offset <= size_ && length <= size_ - offset;
-  }
-
-  // The check of one access of `size` bytes aligned to `alignment` (1, 2, 4, 8).
-  arch::MaybeFault probe(std::uint64_t address, unsigned size, unsigned alignment) const;
-
-  // Little-endian scalar access of 1, 2, 4 or 8 naturally aligned bytes.
-  arch::Expected<std::uint64_t> load(std::uint64_t address, unsigned size) const;
-  arch::MaybeFault store(std::uint64_t address, unsigned size, std::uint64_t value);
-
-  // Byte-granular block copies (image loading, dumps, the debug port).
-  arch::MaybeFault read(std::uint64_t address, std::uint8_t* out, std::uint64_t length) const;
-  arch::MaybeFault write(std::uint64_t address, const std::uint8_t* in, std::uint64_t length);
-
-  // Host pointer to [address, address + length), or nullptr when any byte is
-  // outside the RAM. The RAM is mapped once, so a pointer stays valid for
-  // the Memory's lifetime (the front end keeps them as DMI grants). Inline
-  // with contains(): the fetch loop and scalar loads and stores use it for
-  // every access.
-  std::uint8_t* direct(std::uint64_t address, std::uint64_t length) {
-    return contains(address, length) ? bytes_.get() + (address - base_) : nullptr;
-  }
-  const std::uint8_t* direct(std::uint64_t address, std::uint64_t length) const {
-    return contains(address, length) ? bytes_.get() + (address - base_) : nullptr;
-  }
 
   // Every byte reads zero again; the mapping (and every DMI pointer) stays.
   void clear();
@@ -67,10 +37,15 @@ class Memory {
     void operator()(std::uint8_t* bytes) const;
   };
 
-  arch::Fault page_fault(std::uint64_t address, std::uint64_t length) const;
+  // The grant covers the whole window, so the port never asks for these;
+  // they are the RAM's own bytes all the same.
+  std::uint8_t* regrant(std::uint64_t address, std::uint64_t length) const override;
+  void transport_read(std::uint64_t address, std::uint8_t* out,
+                      std::uint64_t length) const override;
+  void transport_write(std::uint64_t address, const std::uint8_t* in,
+                       std::uint64_t length) override;
+  void debug_read(std::uint64_t address, std::uint8_t* out, std::uint64_t length) const override;
 
-  std::uint64_t base_;
-  std::uint64_t size_;
   std::unique_ptr<std::uint8_t, Unmap> bytes_;
 };
 

@@ -5,8 +5,13 @@
 namespace ptovp::memory {
 
 MemoryModule::MemoryModule(const sc_core::sc_module_name& name, std::uint64_t base,
-                           std::uint64_t size, const sc_core::sc_time& access_latency)
-    : sc_module(name), socket("socket"), memory_(base, size), access_latency_(access_latency) {
+                           std::uint64_t size, const sc_core::sc_time& access_latency,
+                           bool grants_dmi)
+    : sc_module(name),
+      socket("socket"),
+      memory_(base, size),
+      access_latency_(access_latency),
+      grants_dmi_(grants_dmi) {
   socket.register_b_transport(this, &MemoryModule::b_transport);
   socket.register_get_direct_mem_ptr(this, &MemoryModule::get_direct_mem_ptr);
   socket.register_transport_dbg(this, &MemoryModule::transport_dbg);
@@ -36,11 +41,17 @@ bool MemoryModule::access(tlm::tlm_generic_payload& payload) {
 void MemoryModule::b_transport(int, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
   if (access(payload)) {
     delay += access_latency_;
-    payload.set_dmi_allowed(true);
+    payload.set_dmi_allowed(grants_dmi_);
   }
 }
 
 bool MemoryModule::get_direct_mem_ptr(int, tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
+  if (!grants_dmi_) {
+    // A refusal still names the region it covers (IEEE 1666 §11.2.5).
+    dmi.set_start_address(memory_.base());
+    dmi.set_end_address(memory_.base() + memory_.size() - 1);
+    return false;
+  }
   dmi.set_dmi_ptr(memory_.direct(memory_.base(), memory_.size()));
   dmi.set_start_address(memory_.base());
   dmi.set_end_address(memory_.base() + memory_.size() - 1);
@@ -48,6 +59,12 @@ bool MemoryModule::get_direct_mem_ptr(int, tlm::tlm_generic_payload&, tlm::tlm_d
   dmi.set_read_latency(access_latency_);
   dmi.set_write_latency(access_latency_);
   return true;
+}
+
+void MemoryModule::invalidate_dmi() {
+  for (unsigned int initiator = 0; initiator < socket.size(); ++initiator)
+    socket[static_cast<int>(initiator)]->invalidate_direct_mem_ptr(
+        memory_.base(), memory_.base() + memory_.size() - 1);
 }
 
 unsigned int MemoryModule::transport_dbg(int, tlm::tlm_generic_payload& payload) {

@@ -1,7 +1,9 @@
 // The memory as a TLM-2.0 target (Accellera lt_dmi_target idiom): b_transport
 // for reads and writes with an annotated access latency, DMI over the whole
-// RAM (read and write) and transport_dbg for loaders and dumps. It owns the
-// RAM (memory::Memory); initiators reach its bytes only through the socket.
+// RAM (read and write) unless configured to refuse it (memory.dmi=off, a
+// memory behind an interconnect), invalidate_dmi() to withdraw the grants,
+// and transport_dbg for loaders and dumps. It owns the RAM (memory::Memory);
+// initiators reach its bytes only through the socket.
 #pragma once
 
 #include <cstdint>
@@ -20,13 +22,15 @@ class MemoryModule : public sc_core::sc_module {
 
   // Throws std::invalid_argument for an impossible window (as memory::Memory).
   MemoryModule(const sc_core::sc_module_name& name, std::uint64_t base, std::uint64_t size,
-               const sc_core::sc_time& access_latency);
+               const sc_core::sc_time& access_latency, bool grants_dmi = true);
 
-  // The RAM the DMI grant maps: the semantics classes of the initiators that
-  // hold the grant (front end, TLSU) address it through Memory::direct(),
-  // which is the granted host pointer.
+  // The RAM, for loaders and dumps outside simulated time.
   Memory& semantics() { return memory_; }
   const Memory& semantics() const { return memory_; }
+
+  // Withdraws every DMI grant (invalidate_direct_mem_ptr to each initiator,
+  // as a remap would); the initiators ask again on their next access.
+  void invalidate_dmi();
 
  private:
   void b_transport(int initiator, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
@@ -37,6 +41,7 @@ class MemoryModule : public sc_core::sc_module {
 
   Memory memory_;
   sc_core::sc_time access_latency_;
+  bool grants_dmi_;
 };
 
 }  // namespace ptovp::memory

@@ -14,7 +14,8 @@ namespace ptovp::sc_common {
 
 struct TimingConfig {
   std::uint64_t clock_period_ps = 1000;  // clock.period_ps: 1 GHz
-  std::uint64_t quantum_ns = 1000;       // quantum.ns: where the TD gain saturates (docs/platform.md "Timing")
+  std::uint64_t quantum_ns =
+      1000;  // quantum.ns: where the TD gain saturates (docs/platform.md "Timing")
   std::uint64_t frontend_cycles_per_instruction = 1;  // one instruction per cycle
   std::uint64_t builder_cycles_per_block = 1;         // the hand-over of a resolved block
   // The PTO CostModel cube formula (docs/platform.md "Latency defaults").
@@ -28,6 +29,10 @@ struct TimingConfig {
   std::uint64_t tlsu_bytes_per_cycle = 64;  // one 512-bit beat per cycle
   std::uint64_t tlsu_latency_cycles = 20;
   std::uint64_t fabric_publish_cycles = 4;
+  // A memory b_transport's wait states. DMI accesses cost none: the
+  // initiators' cycle models cover them.
+  std::uint64_t memory_latency_cycles = 1;
+  bool memory_dmi = true;  // memory.dmi: the memory grants DMI (off: every access is a transport)
 
   sc_core::sc_time cycles(std::uint64_t n) const {
     return sc_core::sc_time(static_cast<double>(n * clock_period_ps), sc_core::SC_PS);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <tuple>
 #include <type_traits>
 
 #include "numeric/transpose.hpp"
@@ -222,14 +223,27 @@ void move_rows(Memory& memory, const Footprint& footprint, Tile& tile, arch::PeT
   using GmRows = decltype(block_rows(memory, 0, 0, 0, false));
   arch::for_each_pe(threads, footprint.pe_mask, [&](unsigned pe) {
     thread_local std::vector<GmRows> group_gm;  // null: the group moves by runs
+    thread_local std::vector<std::uint8_t> staging;
     auto* payload = tile.payload(pe);
     const std::uint64_t stride = footprint.access[pe].row_stride;
     auto move_runs = [&](std::uint32_t row, std::size_t first) {
       auto* slots = payload + row_at[row];
-      auto* gm = memory.direct(footprint.address(pe, row, 0), row_bytes);
+      const std::uint64_t address = footprint.address(pe, row, 0);
+      std::uint8_t* gm = memory.direct(address, row_bytes);
+      // A row outside the port's grant moves whole (first is 0: its group
+      // has no grant either) through a staging row and the port's transport.
+      const bool staged = gm == nullptr;
+      if (staged) {
+        staging.resize(row_bytes);
+        gm = staging.data();
+        if constexpr (kLoad) std::ignore = memory.read(address, gm, row_bytes);
+      }
       for_each_run(runs, first, [&](std::size_t slot, std::size_t at, auto length) {
         move(slots + slot, gm + at, length);
       });
+      if constexpr (!kLoad) {
+        if (staged) std::ignore = memory.write(address, gm, row_bytes);
+      }
     };
     // Each group's GM rows when it moves by blocks. The blocks walk the
     // groups' rows and the payload across: every line of both is asked for
@@ -278,7 +292,7 @@ std::uint64_t Footprint::address(unsigned pe, std::uint32_t row, std::uint32_t c
   return row_base + std::uint64_t{col} * arch::memory_element_bytes(tile->data_type);
 }
 
-arch::MaybeFault preflight_elements(const memory::Memory& memory, const Footprint& footprint) {
+arch::MaybeFault preflight_elements(const memory::MemoryPort& memory, const Footprint& footprint) {
   const unsigned bytes = arch::memory_element_bytes(footprint.tile->data_type);
   arch::MaybeFault fault;
   footprint.walk([&](unsigned, std::uint32_t, std::uint32_t, std::uint32_t, std::uint64_t address) {
@@ -288,7 +302,7 @@ arch::MaybeFault preflight_elements(const memory::Memory& memory, const Footprin
   return fault;
 }
 
-arch::MaybeFault preflight(const memory::Memory& memory, const Footprint& footprint) {
+arch::MaybeFault preflight(const memory::MemoryPort& memory, const Footprint& footprint) {
   if (!footprint.by_rows()) return preflight_elements(memory, footprint);
   const arch::TileInfo& t = *footprint.tile;
   const unsigned bytes = arch::memory_element_bytes(t.data_type);
@@ -305,31 +319,36 @@ arch::MaybeFault preflight(const memory::Memory& memory, const Footprint& footpr
   return fault;
 }
 
-void load_rows(const memory::Memory& memory, const Footprint& footprint, arch::LocalTile& tile,
+void load_rows(const memory::MemoryPort& memory, const Footprint& footprint, arch::LocalTile& tile,
                arch::PeThreads* threads) {
-  move_rows<true>(memory, footprint, tile, threads);
+  // Worker threads take only the granted path: without a grant over the
+  // whole RAM (which asking for here may obtain) the PEs move on this thread.
+  const bool granted = memory.direct(memory.base(), memory.size()) != nullptr;
+  move_rows<true>(memory, footprint, tile, granted ? threads : nullptr);
 }
 
-void store_rows(memory::Memory& memory, const Footprint& footprint, const arch::LocalTile& tile) {
+void store_rows(memory::MemoryPort& memory, const Footprint& footprint,
+                const arch::LocalTile& tile) {
   move_rows<false>(memory, footprint, tile, nullptr);
 }
 
-std::uint64_t load_element(const memory::Memory& memory, std::uint64_t address, arch::DataType type,
-                           bool high_nibble) {
+std::uint64_t load_element(const memory::MemoryPort& memory, std::uint64_t address,
+                           arch::DataType type, bool high_nibble) {
   const unsigned bytes = arch::memory_element_bytes(type);
-  const std::uint8_t* p = memory.direct(address, bytes);
-  if (arch::is_four_bit(type)) return (p[0] >> (high_nibble ? 4 : 0)) & 0xF;
   std::uint64_t raw = 0;
-  for (unsigned i = 0; i < bytes; ++i)
-    raw |= std::uint64_t{p[i]} << (8 * i);
-  return raw;
+  if (const std::uint8_t* p = memory.direct(address, bytes)) {
+    for (unsigned i = 0; i < bytes; ++i)
+      raw |= std::uint64_t{p[i]} << (8 * i);
+  } else {
+    raw = *memory.load(address, bytes);  // outside the port's grant
+  }
+  return arch::is_four_bit(type) ? (raw >> (high_nibble ? 4 : 0)) & 0xF : raw;
 }
 
-void store_element(memory::Memory& memory, std::uint64_t address, arch::DataType type,
-                   std::uint32_t col, std::uint32_t row_lanes, bool zero_final_nibble,
-                   std::uint64_t raw) {
-  const unsigned bytes = arch::memory_element_bytes(type);
-  std::uint8_t* p = memory.direct(address, bytes);
+namespace {
+
+void store_element_bytes(std::uint8_t* p, arch::DataType type, std::uint32_t col,
+                         std::uint32_t row_lanes, bool zero_final_nibble, std::uint64_t raw) {
   if (arch::is_four_bit(type)) {
     const unsigned shift = (col & 1) != 0 ? 4 : 0;
     const bool final_odd_lane = zero_final_nibble && col + 1 == row_lanes && shift == 0;
@@ -337,8 +356,26 @@ void store_element(memory::Memory& memory, std::uint64_t address, arch::DataType
     p[0] = static_cast<std::uint8_t>(kept | ((raw & 0xF) << shift));
     return;
   }
-  for (unsigned i = 0; i < bytes; ++i)
+  for (unsigned i = 0, bytes = arch::memory_element_bytes(type); i < bytes; ++i)
     p[i] = static_cast<std::uint8_t>(raw >> (8 * i));
+}
+
+}  // namespace
+
+void store_element(memory::MemoryPort& memory, std::uint64_t address, arch::DataType type,
+                   std::uint32_t col, std::uint32_t row_lanes, bool zero_final_nibble,
+                   std::uint64_t raw) {
+  const unsigned bytes = arch::memory_element_bytes(type);
+  std::uint8_t* p = memory.direct(address, bytes);
+  if (p == nullptr) {
+    // Outside the port's grant: the element (or its byte) through the port.
+    std::uint8_t staged[8];
+    if (arch::is_four_bit(type)) std::ignore = memory.read(address, staged, 1);
+    store_element_bytes(staged, type, col, row_lanes, zero_final_nibble, raw);
+    std::ignore = memory.write(address, staged, bytes);
+    return;
+  }
+  store_element_bytes(p, type, col, row_lanes, zero_final_nibble, raw);
 }
 
 }  // namespace ptovp::tlsu

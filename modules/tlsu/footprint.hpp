@@ -23,7 +23,7 @@
 #include "arch/pe_threads.hpp"
 #include "arch/tile_info.hpp"
 #include "fabric/fabric.hpp"
-#include "memory/memory.hpp"
+#include "memory/memory_port.hpp"
 
 namespace ptovp::tlsu {
 
@@ -61,25 +61,27 @@ struct Footprint {
 // By rows, a row passes whole when its first access is aligned and its byte
 // range is in memory; a row that does not is probed element by element, so
 // the fault is the one the element walk reports.
-arch::MaybeFault preflight(const memory::Memory& memory, const Footprint& footprint);
+arch::MaybeFault preflight(const memory::MemoryPort& memory, const Footprint& footprint);
 // The element walk alone: the reference the row check must match.
-arch::MaybeFault preflight_elements(const memory::Memory& memory, const Footprint& footprint);
+arch::MaybeFault preflight_elements(const memory::MemoryPort& memory, const Footprint& footprint);
 
 // The transfers of a by_rows() footprint that passed preflight, between GM
 // and the payloads of `tile` on the footprint's PEs. A load moves the PEs'
-// payloads on `threads` (each PE writes its own); stores stay in PE order,
-// as a later PE's bytes win where the PEs' GM rows overlap.
-void load_rows(const memory::Memory& memory, const Footprint& footprint, arch::LocalTile& tile,
+// payloads on `threads` (each PE writes its own) when the port's grant
+// covers the whole RAM (a transport runs on the caller's thread); stores
+// stay in PE order, as a later PE's bytes win where the PEs' GM rows overlap.
+void load_rows(const memory::MemoryPort& memory, const Footprint& footprint, arch::LocalTile& tile,
                arch::PeThreads* threads = nullptr);
-void store_rows(memory::Memory& memory, const Footprint& footprint, const arch::LocalTile& tile);
+void store_rows(memory::MemoryPort& memory, const Footprint& footprint,
+                const arch::LocalTile& tile);
 
 // Raw element access at a checked address (4-bit: the addressed nibble).
-std::uint64_t load_element(const memory::Memory& memory, std::uint64_t address, arch::DataType type,
-                           bool high_nibble);
+std::uint64_t load_element(const memory::MemoryPort& memory, std::uint64_t address,
+                           arch::DataType type, bool high_nibble);
 // Column `col` of a row of `row_lanes` valid lanes. The even final lane of an
 // odd 4-bit row also writes the byte's unused high nibble as 0 when
 // `zero_final_nibble` (PackedFinalNibble::Zero).
-void store_element(memory::Memory& memory, std::uint64_t address, arch::DataType type,
+void store_element(memory::MemoryPort& memory, std::uint64_t address, arch::DataType type,
                    std::uint32_t col, std::uint32_t row_lanes, bool zero_final_nibble,
                    std::uint64_t raw);
 

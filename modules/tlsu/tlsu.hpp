@@ -18,7 +18,7 @@
 #include "arch/local_tile_file.hpp"
 #include "arch/pe_threads.hpp"
 #include "fabric/fabric.hpp"
-#include "memory/memory.hpp"
+#include "memory/memory_port.hpp"
 
 namespace ptovp::tlsu {
 
@@ -32,7 +32,7 @@ using arch::PackedFinalNibble;
 
 class Tlsu {
  public:
-  Tlsu(memory::Memory& memory, arch::LocalTileFile& local, fabric::Fabric& fabric,
+  Tlsu(memory::MemoryPort& memory, arch::LocalTileFile& local, fabric::Fabric& fabric,
        PackedFinalNibble final_nibble = PackedFinalNibble::Keep)
       : memory_(memory), local_(local), fabric_(fabric), final_nibble_(final_nibble) {}
 
@@ -79,7 +79,7 @@ class Tlsu {
   // Tells the observer, if any, the footprint's GM ranges.
   void report(const Footprint& footprint, bool store) const;
 
-  memory::Memory& memory_;
+  memory::MemoryPort& memory_;
   arch::LocalTileFile& local_;
   fabric::Fabric& fabric_;
   PackedFinalNibble final_nibble_;

@@ -5,12 +5,11 @@
 #include <fmt/format.h>
 
 #include "sc_common/block_transaction.hpp"
-#include "sc_common/dmi_check.hpp"
 #include "sc_common/fabric_access.hpp"
 
 namespace ptovp::tlsu {
 
-TlsuModule::TlsuModule(const sc_core::sc_module_name& name, memory::Memory& ram,
+TlsuModule::TlsuModule(const sc_core::sc_module_name& name, memory::RamWindow ram,
                        arch::LocalTileFile& local, fabric::Fabric& fabric,
                        const sc_common::TimingConfig& timing, sc_common::ActivityLog& log,
                        PackedFinalNibble final_nibble)
@@ -18,16 +17,11 @@ TlsuModule::TlsuModule(const sc_core::sc_module_name& name, memory::Memory& ram,
       block_socket("block_socket"),
       memory_socket("memory_socket"),
       fabric_socket("fabric_socket"),
-      ram_(ram),
+      memory_port_(memory_socket, ram),
       timing_(timing),
       log_(log),
-      tlsu_(ram, local, fabric, final_nibble) {
+      tlsu_(memory_port_, local, fabric, final_nibble) {
   block_socket.register_b_transport(this, &TlsuModule::b_transport);
-}
-
-void TlsuModule::end_of_elaboration() {
-  sc_common::require_dmi(*this, memory_socket,
-                         {ram_.base(), ram_.size(), ram_.direct(ram_.base(), ram_.size())});
 }
 
 sc_core::sc_time TlsuModule::shared_access(unsigned id, bool update, const sc_core::sc_time& time) {
@@ -57,12 +51,13 @@ void TlsuModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
       start = std::max(start, shared_access(block.shared[i].shared_id, false, start));
   }
   transaction->fault = tlsu_.execute(block, transaction->tile_capacity);
+  const sc_core::sc_time memory_delay = memory_port_.take_delay();
   sc_common::acknowledge(payload);
   if (transaction->fault) return;
 
   sc_common::log_block_wait(log_, sc_common::Unit::Tlsu, *transaction, free_at_, start);
   const std::uint64_t bytes = tlsu_.bytes_moved(block);
-  const sc_core::sc_time end = start + timing_.cycles(timing_.tlsu_cycles(bytes));
+  const sc_core::sc_time end = start + timing_.cycles(timing_.tlsu_cycles(bytes)) + memory_delay;
   free_at_ = end;
   transaction->done_at = end;
   if (auto index = tlsu_.last_destination()) transaction->add_destination(*index);

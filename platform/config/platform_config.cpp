@@ -79,6 +79,8 @@ const std::vector<NumberKey>& number_keys() {
        [](PlatformConfig& c) -> std::uint64_t& { return c.timing.tlsu_bytes_per_cycle; }},
       {"tlsu.latency_cycles", 0, kMaxLatency,
        [](PlatformConfig& c) -> std::uint64_t& { return c.timing.tlsu_latency_cycles; }},
+      {"memory.latency_cycles", 0, kMaxLatency,
+       [](PlatformConfig& c) -> std::uint64_t& { return c.timing.memory_latency_cycles; }},
       {"fabric.publish_cycles", 0, kMaxLatency,
        [](PlatformConfig& c) -> std::uint64_t& { return c.timing.fabric_publish_cycles; }},
       {"host.threads", 0, kMaxHostThreads,
@@ -113,6 +115,11 @@ const std::vector<ChoiceKey>& choice_keys() {
       {"fpatr.backend",
        {"cpp", "rtl", "checked"},
        [](PlatformConfig& c) -> std::uint8_t& { return byte_of(c.model.fpatr_backend); }},
+      {"memory.dmi",
+       {"off", "on"},
+       [](PlatformConfig& c) -> std::uint8_t& {
+         return reinterpret_cast<std::uint8_t&>(c.timing.memory_dmi);
+       }},
       {"host.services",
        {"off", "on"},
        [](PlatformConfig& c) -> std::uint8_t& {

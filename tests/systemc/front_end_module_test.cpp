@@ -25,7 +25,7 @@ struct Harness : sc_core::sc_module {
   memory::MemoryModule memory{"memory", 0, 1 << 20, ns(0)};
   block_builder::BlockBuilder builder{state, {}};
   std::ostringstream out, err;
-  FrontEndModule front_end{"front_end", state, memory.semantics(), builder, out, err, {},
+  FrontEndModule front_end{"front_end", state, memory.semantics().window(), builder, out, err, {},
                            timing,      log};
   explicit Harness(const sc_core::sc_module_name& name) : sc_module(name) {
     front_end.memory_socket.bind(memory.socket);

@@ -12,7 +12,8 @@ BadInput (exit 2, a message naming the problem, no output left behind),
 Backends (fpatr.backend=rtl and checked give the memory, state and exit
 status of cpp on firmware with random inputs, integer and floating outputs;
 skipped without the RTL), HostThreads (--threads 1, 2 and 4 write
-byte-identical files).
+byte-identical files), MemoryPort (a memory that refuses DMI and has wait
+states: the same results in more simulated time).
 """
 import argparse
 import glob
@@ -186,6 +187,43 @@ class Backends(PlatformCase):
             (store_fp32, store_fp16, 2)))
         self.assert_backends_agree(self.assemble_text(floating, "mx_floating"), "mx_floating",
                                    MX_INPUTS)
+
+
+class MemoryPort(PlatformCase):
+    """A memory that refuses DMI and has wait states (docs/platform.md, "Memory port")."""
+
+    def test_every_firmware_gives_the_same_results_in_more_simulated_time(self):
+        inputs = self.path("inputs.bin")
+        with open(inputs, "wb") as f:
+            f.write(random.Random(12).randbytes(0x18000))
+        slow = ("--set", "memory.dmi=off", "--set", "memory.latency_cycles=4")
+        for source in firmware_sources():
+            name = os.path.splitext(os.path.basename(source))[0]
+            image = self.assemble(source, name)
+            load = ("--load", f"{inputs}@0x10000")
+            with self.subTest(firmware=name):
+                dmi = self.run_engine(image, "systemc", name + ".dmi", *load)
+                transported = self.run_engine(image, "systemc", name + ".slow", *load, *slow)
+                self.assertEqual(dmi[0], 0)
+                self.assertEqual(transported[0], dmi[0], "exit status")
+                self.assertEqual(transported[1], dmi[1], "state dump")
+                self.assertEqual(transported[2], dmi[2], "memory")
+                fast_stats = self.stats(image)
+                slow_stats = self.stats(image, "memory.dmi=off", "memory.latency_cycles=4")
+                self.assertEqual(slow_stats["instructions"], fast_stats["instructions"])
+                self.assertGreater(slow_stats["cycles"], fast_stats["cycles"])
+
+    def test_the_wait_states_are_what_the_transports_cost(self):
+        # scalar_loop without DMI: every instruction's cache check reads its
+        # bytes through one transport, so each wait state adds about one
+        # cycle per instruction.
+        image = self.assemble(os.path.join(FIRMWARE, "scalar_loop", "scalar_loop.s"), "loop")
+        one = self.stats(image, "memory.dmi=off", "memory.latency_cycles=1")
+        two = self.stats(image, "memory.dmi=off", "memory.latency_cycles=2")
+        dmi = self.stats(image)
+        transports = two["cycles"] - one["cycles"]
+        self.assertEqual(one["cycles"], dmi["cycles"] + transports)
+        self.assertGreaterEqual(transports, dmi["instructions"])
 
 
 class Determinism(PlatformCase):

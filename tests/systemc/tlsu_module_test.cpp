@@ -25,8 +25,8 @@ struct Harness : sc_core::sc_module {
   sc_common::UnitInitiatorSocket<Harness> socket{"socket"};
   memory::MemoryModule memory{"memory", 0, 0x10000, timing.cycles(1)};
   fabric::FabricModule fabric{"fabric", timing, log};
-  TlsuModule tlsu{"tlsu", memory.semantics(), local, fabric.semantics(), timing, log,
-                  PackedFinalNibble::Keep};
+  TlsuModule tlsu{"tlsu", memory.semantics().window(), local, fabric.semantics(), timing,
+                  log,    PackedFinalNibble::Keep};
   explicit Harness(const sc_core::sc_module_name& name) : sc_module(name) {
     socket.bind(tlsu.block_socket);
     tlsu.memory_socket.bind(memory.socket);

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "memory/memory.hpp"
 #include "numeric/transpose.hpp"
 #include "tlsu/footprint.hpp"
 
