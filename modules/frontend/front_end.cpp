@@ -69,7 +69,7 @@ arch::Expected<std::pair<std::uint64_t, unsigned>> FrontEnd::fetch(std::uint64_t
 bool FrontEnd::cached(const CacheEntry& entry, std::uint64_t pc) const {
   if (entry.pc != pc) return false;
   std::uint64_t bytes = 0;  // little endian host
-  if (entry.code != nullptr) {
+  if (__builtin_expect(entry.code != nullptr, 1)) {
     std::memcpy(&bytes, entry.code, 8);
   } else {
     std::ignore = memory_.read(pc, reinterpret_cast<std::uint8_t*>(&bytes), entry.depends);
