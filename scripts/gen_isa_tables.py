@@ -230,7 +230,9 @@ def generic_slots(form):
             operands.append((position, order, slot("ShiftedRegister", ["SrcR", "SrcRType"] + shift,
                                                    shifted_register_text(form))))
         elif name.startswith("Src") and name not in ("SrcRType", "SrcType"):
-            operands.append((position, order, slot("Register", [name])))
+            # HL.QMT's "[, SrcR when i]": omitted, it encodes R0.
+            operands.append((position, order, slot("Register", [name],
+                                                   optional="[, %s " % name in asm)))
         elif PC_RELATIVE.get(m) == name:
             operands.append((position, order, slot("PcRelative", [name])))
         elif RETURN_TARGET.get(m) == name:

@@ -51,6 +51,9 @@ void ArchState::reset() {
   header = {};
   reservations = {};
   reserved_pes = 0;
+  frame = {};
+  memory_copy = {};
+  gqm.reset();
   last_fault = FaultCode::None;
   fault_address = 0;
   trap_status = {};

@@ -1,7 +1,9 @@
 // Scalar, control and system architectural state of one core (everything but
 // tiles and memory): four PE GPR files, the T/U queues, TPC/BPC, the block
 // control state with the header being built, predicates, the base system
-// registers, the 16 ACR banks with their trap status and trap contexts.
+// registers, the 16 ACR banks with their trap status and trap contexts, and
+// the progress of an interrupted template command and the general queue
+// manager.
 // reset() follows asl/arch/profile/reset.asl.
 #pragma once
 
@@ -13,6 +15,8 @@
 #include "arch/fault.hpp"
 #include "arch/generated/arch_tables.hpp"  // Ssr: the base system-register addresses
 #include "arch/pe_mask.hpp"
+#include "arch/queue_manager.hpp"
+#include "arch/template_state.hpp"
 
 namespace ptovp::arch {
 
@@ -92,6 +96,8 @@ struct TrapContext {
   BlockDescriptor header;
   std::array<std::array<ScalarQueue, 2>, kPeCount> queues{};  // per PE: [0] = T, [1] = U
   std::array<std::uint32_t, kPredicateCount> predicates{};
+  FrameTemplate frame;
+  MemoryCopyTemplate memory_copy;
 };
 
 class ArchState {
@@ -151,6 +157,10 @@ class ArchState {
   // reserved_pes marks reservations[p] valid.
   std::array<Reservation, kPeCount> reservations{};
   std::uint8_t reserved_pes = 0;
+  // A template command interrupted by a fault (restarted at instruction_pc).
+  FrameTemplate frame;
+  MemoryCopyTemplate memory_copy;
+  QueueManager gqm;  // the general queue manager's queues (HL.Q*)
   FaultCode last_fault = FaultCode::None;
   std::uint64_t fault_address = 0;
   std::array<TrapStatus, kAcrCount> trap_status{};

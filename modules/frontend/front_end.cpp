@@ -22,6 +22,7 @@ FrontEnd::FrontEnd(arch::ArchState& state, memory::MemoryPort& memory,
       memory_(memory),
       builder_(builder),
       scalar_(state, memory),
+      templates_(state, memory),
       traps_(state, builder),
       host_(state, memory, out, err),
       options_(options),
@@ -255,6 +256,15 @@ MaybeFault FrontEnd::command(const PreparedInstruction& insn) {
   switch (plan.op) {
     case Op::Start: return builder_.start(*std::get_if<block_builder::StartRequest>(&insn.command));
     case Op::Stop: return builder_.stop(insn.length_bytes);
+    case Op::FrameEntry:
+    case Op::FrameExit:
+    case Op::FrameReturnAddress:
+    case Op::FrameReturnStack:
+    case Op::MemoryCopy:
+    case Op::MemorySet: return templates_.execute(insn);  // writes TPC itself
+    case Op::QueueMove:
+    case Op::QueuePop:
+    case Op::QueuePush: result = queue_command(insn); break;
     case Op::HintTrace: return builder_.hint_trace(insn.length_bytes, insn.imm != 0);
     case Op::ControlAttributes:
       result = builder_.control_attributes(*std::get_if<arch::ControlAttributes>(&insn.command));
@@ -291,6 +301,47 @@ MaybeFault FrontEnd::command(const PreparedInstruction& insn) {
   }
   if (!result) state_.pc += insn.length_bytes;
   return result;
+}
+
+// The general queue manager is one per system: lockstep PEs reach it once,
+// with PE0's operands, and every PE receives the result
+// (docs/spec-choices.md, "Queue manager commands on lockstep PEs").
+MaybeFault FrontEnd::queue_command(const PreparedInstruction& insn) {
+  const Op op = insn.plan->op;
+  const std::uint64_t flags = insn.imm;
+  const bool suspend = (flags & 2) != 0, last = (flags & 1) != 0, bit3 = (flags & 8) != 0;
+  if (op == Op::QueueMove && suspend && last) {
+    return fault(FaultCode::IllegalInstruction, "HL.QMT cannot both suspend (s) and restore (r)");
+  }
+  // Sources are checked before any is read: SrcR only when HL.QMT initializes.
+  if (auto bad = scalar_.check_source(insn.srcl)) return bad;
+  const bool reads_right = op == Op::QueuePush || (op == Op::QueueMove && bit3);
+  if (reads_right) {
+    if (auto bad = scalar_.check_source(insn.srcr)) return bad;
+  }
+  const std::uint64_t address = scalar_.read(0, insn.srcl);
+  const std::uint64_t right = reads_right ? scalar_.read(0, insn.srcr) : 0;
+  arch::QueueFlags queue_flags;
+  queue_flags.initialize = op == Op::QueueMove && bit3;
+  queue_flags.suspend = suspend;
+  queue_flags.restore = op == Op::QueueMove && last;
+  queue_flags.at_head = op == Op::QueuePush && bit3;
+  std::uint64_t first = 0;
+  std::optional<std::uint64_t> second;
+  if (op == Op::QueuePop) {
+    const arch::QueueManager::Popped popped = state_.gqm.pop(address);
+    first = popped.data;
+    second = popped.result;
+  } else if (op == Op::QueuePush) {
+    first = state_.gqm.push(address, right, queue_flags);
+  } else {
+    first = state_.gqm.move(address, right, queue_flags);
+  }
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+    scalar_.write(pe, insn.rd, first);
+    if (second) scalar_.write(pe, insn.rd1, *second);
+  }
+  return std::nullopt;
 }
 
 MaybeFault FrontEnd::applicable(const FormPlan& plan) const {

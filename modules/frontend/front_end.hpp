@@ -19,6 +19,7 @@
 #include "frontend/instruction_plan.hpp"
 #include "frontend/prepared_instruction.hpp"
 #include "frontend/scalar_unit.hpp"
+#include "frontend/template_unit.hpp"
 #include "frontend/trap_unit.hpp"
 #include "isa/decoder.hpp"
 #include "memory/memory_port.hpp"
@@ -119,6 +120,8 @@ class FrontEnd {
   arch::MaybeFault applicable(const FormPlan& plan) const;
   arch::Fault breakpoint(std::uint64_t immediate) const;
   arch::MaybeFault close_request(unsigned request_type);
+  // HL.QMT, HL.QPOP, HL.QPUSH on the general queue manager.
+  arch::MaybeFault queue_command(const PreparedInstruction& insn);
   arch::Fault fault(arch::FaultCode code, std::string reason) const;
   std::optional<Halt> trap(const arch::Fault& fault, const CacheEntry* entry,
                            std::uint64_t resume_tpc, unsigned target_ring);
@@ -127,6 +130,7 @@ class FrontEnd {
   memory::MemoryPort& memory_;
   block_builder::BlockBuilder& builder_;
   ScalarUnit scalar_;
+  TemplateUnit templates_;
   TrapUnit traps_;
   HostServices host_;
   FrontEndOptions options_;

@@ -66,9 +66,48 @@ void plan_block_start(const isa::FormInfo& form, FormPlan& plan) {
   plan.shamt = field(form, "Mode");
 }
 
+// The standalone commands: the templates (a register range and a frame size,
+// or three absolute GPRs) and the queue manager commands.
+struct NamedStandalone {
+  std::string_view handler;
+  Op op;
+};
+static constexpr NamedStandalone kStandalone[] = {
+    {"ExecuteFrameEntry", Op::FrameEntry},
+    {"ExecuteFrameExit", Op::FrameExit},
+    {"ExecuteFrameReturnAddress", Op::FrameReturnAddress},
+    {"ExecuteFrameReturnStack", Op::FrameReturnStack},
+    {"ExecuteMemoryCopy", Op::MemoryCopy},
+    {"ExecuteMemorySet", Op::MemorySet},
+    {"ExecuteQueueMove", Op::QueueMove},
+    {"ExecuteQueuePop", Op::QueuePop},
+    {"ExecuteQueuePush", Op::QueuePush},
+};
+
+bool plan_standalone(const isa::FormInfo& form, FormPlan& plan) {
+  for (const NamedStandalone& row : kStandalone) {
+    if (row.handler != form.semantic_handler) continue;
+    plan.op = row.op;
+    plan.srcl = field(form, row.op == Op::FrameEntry ? "SrcBegin" : "DstBegin");
+    plan.srcr = field(form, row.op == Op::FrameEntry ? "SrcEnd" : "DstEnd");
+    if (plan.srcl < 0) plan.srcl = field(form, "RegSrc0");
+    if (plan.srcr < 0) plan.srcr = field(form, "RegSrc1");
+    if (plan.srcl < 0) plan.srcl = field(form, "SrcL");
+    if (plan.srcr < 0) plan.srcr = field(form, "SrcR");
+    plan.srcd = field(form, "RegSrc2");
+    plan.rd = field(form, "RegDst");
+    if (plan.rd < 0) plan.rd = field(form, "RegDst0");
+    plan.rd1 = field(form, "RegDst1");
+    plan.imm = field(form, "uimm");
+    return true;
+  }
+  return false;
+}
+
 void plan_command(const isa::FormInfo& form, FormPlan& plan) {
   const std::string_view h = form.semantic_handler;
   if (h == "ExecuteBundleStart") return plan_block_start(form, plan);
+  if (plan_standalone(form, plan)) return;
   if (h == "ExecuteBundleStop")
     plan.op = Op::Stop;
   else if (h == "SetBundleControlAttributes")
@@ -559,6 +598,13 @@ std::vector<std::string_view> bound_mnemonics() {
   for (const NamedAtomic& row : kAtomics)
     mnemonics.push_back(row.mnemonic);
   return mnemonics;
+}
+
+std::vector<std::string_view> bound_handlers() {
+  std::vector<std::string_view> handlers;
+  for (const NamedStandalone& row : kStandalone)
+    handlers.push_back(row.handler);
+  return handlers;
 }
 
 const InstructionPlans& InstructionPlans::for_release(isa::IsaRelease release) {

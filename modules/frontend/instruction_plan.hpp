@@ -30,6 +30,17 @@ enum class Op : std::uint8_t {
   ScalarBinding,
   TileBinding,
   SharedBinding,
+  // Template commands (TemplateUnit).
+  FrameEntry,          // FENTRY
+  FrameExit,           // FEXIT
+  FrameReturnAddress,  // FRET.RA
+  FrameReturnStack,    // FRET.STK
+  MemoryCopy,          // MCOPY
+  MemorySet,           // MSET
+  // General queue manager commands (flags packed in imm: see prepare()).
+  QueueMove,  // HL.QMT
+  QueuePop,   // HL.QPOP
+  QueuePush,  // HL.QPUSH
   // Scalar ALU.
   Binary,            // ADD/SUB/AND/OR/XOR[W] with SrcRType and shamt
   BinaryImmediate,   // ADDI/SUBI/ANDI/ORI/XORI[W] (and HL.), SLLI/SRLI/SRAI[W]
@@ -162,6 +173,8 @@ struct FormPlan {
 
 // Every mnemonic the plan tables name (the tests check each exists in a catalog).
 std::vector<std::string_view> bound_mnemonics();
+// Every semantic handler the plan tables name (likewise checked).
+std::vector<std::string_view> bound_handlers();
 
 class InstructionPlans {
  public:

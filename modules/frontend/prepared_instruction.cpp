@@ -1,6 +1,7 @@
 #include "frontend/prepared_instruction.hpp"
 
 #include <string_view>
+#include <utility>
 
 namespace ptovp::frontend {
 
@@ -126,6 +127,17 @@ CommandRequest command_request(const isa::DecodedInstruction& insn, const FormPl
   }
 }
 
+// HL.QMT i/HL.QPUSH h at bit 3, e at 2, s at 1, r at 0
+// (CommandDecodedQueueMoveFlags and its pop and push siblings).
+std::uint64_t queue_flags(const isa::DecodedInstruction& insn) {
+  std::uint64_t flags = 0;
+  for (auto [name, bit] :
+       {std::pair<std::string_view, unsigned>{"i", 3}, {"h", 3}, {"e", 2}, {"s", 1}, {"r", 0}}) {
+    if (has(*insn.form, name)) flags |= (raw(insn, name) & 1) << bit;
+  }
+  return flags;
+}
+
 }  // namespace
 
 PreparedInstruction prepare(const isa::DecodedInstruction& decoded, const FormPlan& plan) {
@@ -153,6 +165,9 @@ PreparedInstruction prepare(const isa::DecodedInstruction& decoded, const FormPl
   p.shamt = narrow(plan.shamt);
   p.imm = field(decoded, plan.imm);
   if (plan.fixed_width != 0) p.imm = plan.fixed_width - 1u;  // as if imml = width - 1
+  if (plan.op == Op::QueueMove || plan.op == Op::QueuePop || plan.op == Op::QueuePush) {
+    p.imm = queue_flags(decoded);
+  }
   if (decoded.form->catalog == isa::Catalog::Scalar) {
     // An absent source is 0 (R0).
     for (unsigned selector : {p.srcl, p.srcr, p.srcd, p.srcd1, p.srcp}) {

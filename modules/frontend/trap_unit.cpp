@@ -1,5 +1,7 @@
 #include "frontend/trap_unit.hpp"
 
+#include <utility>
+
 #include <fmt/format.h>
 
 namespace ptovp::frontend {
@@ -35,6 +37,10 @@ bool TrapUnit::enter(const arch::Fault& fault, std::uint64_t resume_tpc, unsigne
   context.queues = state_.queues;
   for (unsigned p = 0; p < arch::kPredicateCount; ++p)
     context.predicates[p] = state_.predicate(p);
+  // The handler starts with no template in progress (docs/spec-choices.md,
+  // "Template progress across traps"); ACRE brings this one back.
+  context.frame = std::exchange(state_.frame, {});
+  context.memory_copy = std::exchange(state_.memory_copy, {});
 
   // The pto-v0 profile mirror that ACRE validates.
   const arch::BlockControl& block = state_.block;
@@ -104,6 +110,8 @@ arch::MaybeFault TrapUnit::recover(unsigned request_type) {
   state_.queues = context.queues;
   for (unsigned p = 0; p < arch::kPredicateCount; ++p)
     state_.set_predicate(p, context.predicates[p]);
+  state_.frame = context.frame;
+  state_.memory_copy = context.memory_copy;
   return std::nullopt;
 }
 

@@ -81,7 +81,13 @@ InstructionClass instruction_class(frontend::Op op) {
     case Op::Load:
     case Op::Store:
     case Op::Prefetch:
-    case Op::Atomic: return InstructionClass::LoadStore;
+    case Op::Atomic:
+    case Op::FrameEntry:
+    case Op::FrameExit:
+    case Op::FrameReturnAddress:
+    case Op::FrameReturnStack:
+    case Op::MemoryCopy:
+    case Op::MemorySet: return InstructionClass::LoadStore;
     case Op::Jump:
     case Op::JumpRegister: return InstructionClass::Branch;
     case Op::Start: return InstructionClass::BlockStart;
@@ -102,7 +108,10 @@ InstructionClass instruction_class(frontend::Op op) {
     case Op::Breakpoint:
     case Op::Assert:
     case Op::EnterRequest:
-    case Op::CloseRequest: return InstructionClass::System;
+    case Op::CloseRequest:
+    case Op::QueueMove:
+    case Op::QueuePop:
+    case Op::QueuePush: return InstructionClass::System;
     case Op::NotExecuted: break;
   }
   return InstructionClass::Other;

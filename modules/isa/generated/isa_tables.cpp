@@ -6802,7 +6802,7 @@ const OperandSlot kSlots[] = {
     {OperandKind::Keyword, {-1, -1, -1}, "sp!", false},
     {OperandKind::Immediate, {2, -1, -1}, "", false},
     {OperandKind::Register, {1, -1, -1}, "", false},
-    {OperandKind::Register, {2, -1, -1}, "", false},
+    {OperandKind::Register, {2, -1, -1}, "", true},
     {OperandKind::Flag, {3, -1, -1}, "e", false},
     {OperandKind::Flag, {4, -1, -1}, "i", false},
     {OperandKind::Flag, {5, -1, -1}, "r", false},
