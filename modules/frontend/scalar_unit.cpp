@@ -542,15 +542,7 @@ std::optional<MaybeFault> ScalarUnit::device_access(const PreparedInstruction& i
 MaybeFault ScalarUnit::access_fault(std::uint64_t address, unsigned size, unsigned alignment,
                                     unsigned pe, std::string_view what) const {
   MaybeFault bad = memory_.probe(address, size, alignment);
-  if (!bad) {
-    // Inside the RAM without a grant (memory.dmi=off): the atomic and DMA
-    // forms move their bytes only through a direct pointer.
-    bad = arch::make_fault(FaultCode::DataPage,
-                           fmt::format("0x{:x}+{} has no DMI grant; atomic and DMA forms need one "
-                                       "(memory.dmi=on)",
-                                       address, size),
-                           address);
-  }
+  if (!bad) return bad;
   bad->reason = fmt::format("{} on PE{}: {}", what, pe, bad->reason);
   return bad;
 }
@@ -572,16 +564,14 @@ MaybeFault ScalarUnit::atomic(const PreparedInstruction& insn) {
   if (plan.atomic == AtomicKind::Copy64) return copy64(insn);
   const unsigned size = plan.size;
   const Lanes address = read_lanes(insn.srcl);
-  std::array<std::uint8_t*, kPeCount> bytes{};
   for (unsigned pe = 0; pe < kPeCount; ++pe) {
-    const std::uint64_t at = address[pe];
-    bytes[pe] = aligned_direct(at, size);
-    if (bytes[pe] == nullptr) return access_fault(at, size, size, pe, insn.decoded.form->mnemonic);
+    if (MaybeFault bad = access_fault(address[pe], size, size, pe, insn.decoded.form->mnemonic))
+      return bad;
   }
   Lanes result;
   if (plan.atomic == AtomicKind::LoadReserved) {
     for (unsigned pe = 0; pe < kPeCount; ++pe) {
-      result[pe] = atomic_return(load_bytes(bytes[pe], size), size);
+      result[pe] = atomic_return(memory_.load(address[pe], size).value(), size);
       state_.reservations[pe] = {address[pe], size};
     }
     state_.reserved_pes = (1u << kPeCount) - 1;
@@ -593,10 +583,11 @@ MaybeFault ScalarUnit::atomic(const PreparedInstruction& insn) {
   const Lanes desired = read_lanes(insn.srcd);
   const bool compare = plan.atomic == AtomicKind::CompareAndSwap;
   for (unsigned pe = 0; pe < kPeCount; ++pe) {
-    const std::uint64_t old = load_bytes(bytes[pe], size);
+    const std::uint64_t old = memory_.load(address[pe], size).value();
     if (!compare || old == atomic_unsigned(operand[pe], size)) {
-      store_bytes(bytes[pe], size,
-                  compare ? desired[pe] : atomic_value(plan.atomic_op, old, operand[pe], size));
+      std::ignore = memory_.store(
+          address[pe], size,
+          compare ? desired[pe] : atomic_value(plan.atomic_op, old, operand[pe], size));
       clear_reservations(address[pe], size);
     }
     result[pe] = atomic_return(old, size);
@@ -615,24 +606,23 @@ MaybeFault ScalarUnit::store_conditional(const PreparedInstruction& insn) {
   const Lanes address = read_lanes(insn.srcr);
   const Lanes data = read_lanes(insn.srcl);
   const auto line = [](std::uint64_t a) { return a & ~(kReservationGranule - 1); };
-  std::array<std::uint8_t*, kPeCount> bytes{};
+  std::array<bool, kPeCount> stores{};
   for (unsigned pe = 0; pe < kPeCount; ++pe) {
     const bool hit = ((state_.reserved_pes >> pe) & 1) != 0 &&
                      line(state_.reservations[pe].address) == line(address[pe]);
     state_.reserved_pes = static_cast<std::uint8_t>(state_.reserved_pes & ~(1u << pe));
     if (!hit) continue;
-    const std::uint64_t at = address[pe];
-    bytes[pe] = aligned_direct(at, size);
-    if (bytes[pe] == nullptr) {
+    if (MaybeFault bad = access_fault(address[pe], size, size, pe, insn.decoded.form->mnemonic)) {
       state_.reserved_pes = 0;
-      return access_fault(at, size, size, pe, insn.decoded.form->mnemonic);
+      return bad;
     }
-    clear_reservations(at, size);
+    stores[pe] = true;
+    clear_reservations(address[pe], size);
   }
   Lanes status;
   for (unsigned pe = 0; pe < kPeCount; ++pe) {
-    if (bytes[pe] != nullptr) store_bytes(bytes[pe], size, data[pe]);
-    status[pe] = bytes[pe] != nullptr ? 0 : 1;
+    if (stores[pe]) std::ignore = memory_.store(address[pe], size, data[pe]);
+    status[pe] = stores[pe] ? 0 : 1;
   }
   write_lanes(insn.rd, status);
   return std::nullopt;
@@ -645,15 +635,15 @@ MaybeFault ScalarUnit::copy64(const PreparedInstruction& insn) {
   constexpr unsigned kBytes = 64;
   const Lanes source = read_lanes(insn.srcl);
   const Lanes destination = read_lanes(insn.srcr);
-  std::array<std::uint8_t*, kPeCount> from{}, to{};
   for (unsigned pe = 0; pe < kPeCount; ++pe) {
-    from[pe] = memory_.direct(source[pe], kBytes);
-    if (from[pe] == nullptr) return access_fault(source[pe], kBytes, 1, pe, "DMA source");
-    to[pe] = memory_.direct(destination[pe], kBytes);
-    if (to[pe] == nullptr) return access_fault(destination[pe], kBytes, 1, pe, "DMA destination");
+    if (MaybeFault bad = access_fault(source[pe], kBytes, 1, pe, "DMA source")) return bad;
+    if (MaybeFault bad = access_fault(destination[pe], kBytes, 1, pe, "DMA destination"))
+      return bad;
   }
   for (unsigned pe = 0; pe < kPeCount; ++pe) {
-    std::memmove(to[pe], from[pe], kBytes);
+    std::array<std::uint8_t, kBytes> line{};  // read whole, then written: overlap copies as memmove
+    std::ignore = memory_.read(source[pe], line.data(), kBytes);
+    std::ignore = memory_.write(destination[pe], line.data(), kBytes);
     clear_reservations(destination[pe], kBytes);
   }
   return std::nullopt;

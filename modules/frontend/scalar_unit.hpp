@@ -74,7 +74,8 @@ class ScalarUnit {
   std::uint8_t* aligned_direct(std::uint64_t address, unsigned size) {
     return (address & (size - 1u)) == 0 ? memory_.direct(address, size) : nullptr;
   }
-  // The fault of an access the RAM cannot serve directly, naming the PE.
+  // The port's fault of an access (alignment, then the RAM's bound), if
+  // any, naming the PE.
   arch::MaybeFault access_fault(std::uint64_t address, unsigned size, unsigned alignment,
                                 unsigned pe, std::string_view what) const;
   // Ends every PE's reservation whose 64-byte line overlaps the stored range.
