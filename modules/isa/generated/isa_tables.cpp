@@ -5,7 +5,7 @@
 
 namespace ptovp::isa::generated {
 
-const FormInfo kForms[] = {
+constexpr FormInfo kForms[] = {
     {"b_catr_32_e90bd52fa480", "B.CATR", "B.CATR {trap, atomic, <aq, rl, aqrl>, far, dr}", "CMD", "Bundle Control Attribute", "SetBundleControlAttributes", Catalog::Command, 0, 32, FormStatus::Accepted, 3, 0xfbf07fff, 0x23,
    0, 6, 0, 0, 0, 0, 0, 6},
     {"b_datr_32_c161a042ff38", "B.DATR", "B.DATR {layout, datatype, padvalue_or_byteid, cmode, rmode, sat, canonicalize}", "CMD", "Bundle Data Attribute", "SetBundleDataAttributes", Catalog::Command, 1, 32, FormStatus::Accepted, 3, 0xc707f, 0x1023,
@@ -1093,7 +1093,7 @@ const FormInfo kForms[] = {
 };
 const std::size_t kFormsCount = 542;
 
-const FieldInfo kFields[] = {
+constexpr FieldInfo kFields[] = {
     {"DR", 1, Signedness::EncodingDefined, 0, 1},
     {"trap", 1, Signedness::EncodingDefined, 1, 1},
     {"far", 1, Signedness::EncodingDefined, 2, 1},
@@ -2941,7 +2941,7 @@ const FieldInfo kFields[] = {
 };
 const std::size_t kFieldsCount = 1844;
 
-const FieldPiece kPieces[] = {
+constexpr FieldPiece kPieces[] = {
     {26, 0, 1},
     {19, 0, 1},
     {18, 0, 1},
@@ -4965,7 +4965,7 @@ const FieldPiece kPieces[] = {
 };
 const std::size_t kPiecesCount = 2020;
 
-const FormConstraint kConstraints[] = {
+constexpr FormConstraint kConstraints[] = {
     {0, ConstraintOperator::OneOf, 0, 6},
     {4, ConstraintOperator::OneOf, 6, 26},
     {6, ConstraintOperator::OneOf, 32, 19},
@@ -5115,7 +5115,7 @@ const FormConstraint kConstraints[] = {
 };
 const std::size_t kConstraintsCount = 146;
 
-const std::int64_t kConstraintValues[] = {
+constexpr std::int64_t kConstraintValues[] = {
     0,
     1,
     2,
@@ -6667,7 +6667,7 @@ const std::int64_t kConstraintValues[] = {
 };
 const std::size_t kConstraintValuesCount = 1548;
 
-const EncodingVariant kVariants[] = {
+constexpr EncodingVariant kVariants[] = {
     {0x7ffffff, 0x911181, 9, "TMOV.L2S.INSERT"},
     {0x7ffffff, 0xa11181, 10, "TMOV.L2S.PUBLISH"},
     {0x7ffffff, 0xb11181, 11, "TMOV.S2L.BROADCAST"},
@@ -6676,7 +6676,7 @@ const EncodingVariant kVariants[] = {
 };
 const std::size_t kVariantsCount = 5;
 
-const OperandSlot kSlots[] = {
+constexpr OperandSlot kSlots[] = {
     {OperandKind::Flag, {1, -1, -1}, "trap", false},
     {OperandKind::Flag, {3, -1, -1}, "atomic", false},
     {OperandKind::Flag, {4, -1, -1}, "aq", false},
@@ -8418,7 +8418,7 @@ const OperandSlot kSlots[] = {
 };
 const std::size_t kSlotsCount = 1738;
 
-const ReservedEncoding kReservations[] = {
+constexpr ReservedEncoding kReservations[] = {
     {"BSTART.VPAR", "PTO reserved two-level vector extension space", 32, 0xf9ffffff, 0x21181},
     {"BSTART.VSEQ", "PTO reserved two-level vector extension space", 32, 0xf9ffffff, 0x29181},
     {"C.BSTART.VPAR", "PTO reserved two-level vector extension space", 16, 0xffff, 0x88c0},
@@ -8462,14 +8462,14 @@ const ReservedEncoding kReservations[] = {
 };
 const std::size_t kReservationsCount = 40;
 
-const ReviewedOverlap kReviewedOverlaps[] = {
+constexpr ReviewedOverlap kReviewedOverlaps[] = {
     {"b_iot_32_10db6db84f5d", "b_iot_32_c11eb189dd83", "source-only form fixes SizeCode to zero; destination form requires SizeCode 1..10 and a 2-bit DstTile"},
     {"b_iot_32_8b8bce6bffe8", "b_iot_32_2c07e7177fad", "source-only form fixes SizeCode to zero; destination form requires SizeCode 1..10 and a 2-bit DstTile"},
     {"c_bstart_std_16_8b40f078c14a", "c_bstop_16_ca4743d8a95e", "C.BSTOP fixes the broad C.BSTART.STD BrType field to excluded value 0"},
 };
 const std::size_t kReviewedOverlapsCount = 3;
 
-const AguInfo kAgu[] = {
+constexpr AguInfo kAgu[] = {
     {103, AguAction::Load, AguAddress::Compressed, AguUpdate::None, 8, 3, false, false},
     {104, AguAction::Load, AguAddress::Compressed, AguUpdate::None, 4, 2, true, false},
     {108, AguAction::Store, AguAddress::Compressed, AguUpdate::None, 8, 3, false, false},
@@ -8656,7 +8656,7 @@ const AguInfo kAgu[] = {
 };
 const std::size_t kAguCount = 183;
 
-const TileOperationInfo kTileOperations[] = {
+constexpr TileOperationInfo kTileOperations[] = {
     {"TADD", "TEPL", "VEC", "BSTART.TEPL", 0, 0, 0, "ExecuteTileBinary", "destination0,source0,source1", "PadValueOrByteId", "pad-value"},
     {"TSUB", "TEPL", "VEC", "BSTART.TEPL", 1, 0, 1, "ExecuteTileBinary", "destination0,source0,source1", "PadValueOrByteId", "pad-value"},
     {"TMUL", "TEPL", "VEC", "BSTART.TEPL", 2, 0, 2, "ExecuteTileBinary", "destination0,source0,source1", "PadValueOrByteId", "pad-value"},
@@ -8769,7 +8769,7 @@ const TileOperationInfo kTileOperations[] = {
 };
 const std::size_t kTileOperationsCount = 109;
 
-const CubeFunctionInfo kCubeFunctions[] = {
+constexpr CubeFunctionInfo kCubeFunctions[] = {
     {0, "TMATMUL", false, false, false, false, false},
     {1, "TMATMUL.BIAS", true, false, false, false, false},
     {2, "TMATMUL.ACC", false, true, false, false, true},
