@@ -13,7 +13,6 @@ break at a label, registers by name, memory, stepi, watchpoints hit by a
 store, by a TSTORE and (read and access) by a TLOAD, monitor commands, a fault stop, Ctrl-C, detach,
 kill). Every subprocess has a timeout; the stub listens on loopback only.
 """
-import argparse
 import json
 import os
 import re
@@ -22,9 +21,10 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
-import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import ptovp_case  # noqa: E402
 
 PTOVP = None
 FIRMWARE = None
@@ -58,34 +58,7 @@ _start: addi zero, 5, ->a0
 """
 
 
-class DebugCase(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.dir = self.tmp.name
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def path(self, name):
-        return os.path.join(self.dir, name)
-
-    def ptovp(self, *args):
-        return subprocess.run([PTOVP, *args], capture_output=True, text=True, timeout=300)
-
-    def assemble_text(self, text, name):
-        source, image = self.path(name + ".s"), self.path(name + ".elf")
-        with open(source, "w") as f:
-            f.write(text)
-        result = self.ptovp("asm", source, "-o", image)
-        self.assertEqual(result.returncode, 0, result.stderr)
-        return image
-
-    def assemble_firmware(self, name):
-        image = self.path(name + ".elf")
-        result = self.ptovp("asm", os.path.join(FIRMWARE, name, name + ".s"), "-o", image)
-        self.assertEqual(result.returncode, 0, result.stderr)
-        return image
-
+class DebugCase(ptovp_case.PtovpCase):
     def lines(self, name):
         with open(self.path(name)) as f:
             return f.read().splitlines()
@@ -618,18 +591,5 @@ class Lldb(Gdb):
     test_attach_to_a_running_program_interrupt_and_detach = None
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--ptovp", required=True)
-    parser.add_argument("--firmware", required=True)
-    parser.add_argument("suite")
-    args = parser.parse_args()
-    global PTOVP, FIRMWARE
-    PTOVP, FIRMWARE = args.ptovp, args.firmware
-    suite = unittest.defaultTestLoader.loadTestsFromName(args.suite, sys.modules[__name__])
-    result = unittest.TextTestRunner(verbosity=2).run(suite)
-    sys.exit(0 if result.wasSuccessful() else 1)
-
-
 if __name__ == "__main__":
-    main()
+    ptovp_case.main(sys.modules[__name__])

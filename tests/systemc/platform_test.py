@@ -15,7 +15,6 @@ skipped without the RTL), HostThreads (--threads 1, 2 and 4 write
 byte-identical files), MemoryPort (a memory that refuses DMI and has wait
 states: the same results in more simulated time).
 """
-import argparse
 import glob
 import json
 import os
@@ -25,8 +24,9 @@ import stat
 import struct
 import subprocess
 import sys
-import tempfile
-import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import ptovp_case  # noqa: E402
 
 PTOVP = None
 FIRMWARE = None
@@ -34,32 +34,7 @@ MEMORY_WINDOW = "0:0x100000"  # every firmware's code and data
 MX_INPUTS = 0x18000  # mx_gemm_bias's data: 4 PEs x 0x6000
 
 
-class PlatformCase(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.dir = self.tmp.name
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def path(self, name):
-        return os.path.join(self.dir, name)
-
-    def ptovp(self, *args):
-        return subprocess.run([PTOVP, *args], capture_output=True, text=True, timeout=300)
-
-    def assemble(self, source, name):
-        image = self.path(name + ".elf")
-        result = self.ptovp("asm", source, "-o", image)
-        self.assertEqual(result.returncode, 0, result.stderr)
-        return image
-
-    def assemble_text(self, text, name):
-        source = self.path(name + ".s")
-        with open(source, "w") as f:
-            f.write(text)
-        return self.assemble(source, name)
-
+class PlatformCase(ptovp_case.PtovpCase):
     def run_engine(self, image, engine, tag, *extra):
         state, memory = self.path(tag + ".state"), self.path(tag + ".mem")
         result = self.ptovp("run", image, "--engine", engine, "--quiet", "--dump-state", state,
@@ -757,18 +732,5 @@ class BadInput(PlatformCase):
                                         f"{flag}: only the systemc engine writes it", [out])
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--ptovp", required=True)
-    parser.add_argument("--firmware", required=True)
-    parser.add_argument("suite")
-    args = parser.parse_args()
-    global PTOVP, FIRMWARE
-    PTOVP, FIRMWARE = args.ptovp, args.firmware
-    suite = unittest.defaultTestLoader.loadTestsFromName(args.suite, sys.modules[__name__])
-    result = unittest.TextTestRunner(verbosity=2).run(suite)
-    sys.exit(0 if result.wasSuccessful() else 1)
-
-
 if __name__ == "__main__":
-    main()
+    ptovp_case.main(sys.modules[__name__])
