@@ -14,37 +14,20 @@ under the same test.
 import argparse
 import sys
 
-CELL = 128  # bytes per CUBE CELL (modules/arch kCellBytes)
+from cube_layout import align, m32_bytes, n8_bytes, size_code
 
 
-def align(value, to):
-    return (value + to - 1) // to * to
 
-
-def size_code(needed):
-    """The smallest B.IOT SizeCode (capacity 64 << code) holding `needed` bytes."""
-    code = 1
-    while (64 << code) < needed:
-        code += 1
-    if code > 10:
+def local_size_code(needed):
+    """The SizeCode holding `needed` bytes; a tile over the Local maximum ends the script."""
+    code = size_code(needed)
+    if code is None:
         sys.exit(f"a tile of {needed} bytes exceeds the Local maximum (SizeCode 10, 64 KiB)")
     return code
 
 
-def m32_bytes(rows, cols, bits):
-    """CUBE_M32: 32-row CELLs of 1024/(32*bits) columns."""
-    cell_cols = 1024 // (32 * bits)
-    return align(rows, 32) // 32 * align(cols, cell_cols) // cell_cols * CELL
-
-
-def n8_bytes(k, n, bits):
-    """CUBE_N8: CELLs of 128/bits K rows by 8 columns."""
-    cell_rows = CELL // bits
-    return align(k, cell_rows) // cell_rows * align(n, 8) // 8 * CELL
-
-
 def generate(m, n, k, blocks):
-    # N is bounded by the tiles' SizeCodes (size_code below): the B scale
+    # N is bounded by the tiles' SizeCodes (local_size_code above): the B scale
     # [N,G] may span several 32-row CUBE_M32 blocks.
     if not (1 <= m <= 32 and n >= 1 and k >= 1 and 1 <= blocks <= 15):
         sys.exit("need 1 <= M <= 32 (one CUBE_M32 block of A and D), N >= 1, K >= 1, "
@@ -71,12 +54,12 @@ def generate(m, n, k, blocks):
     pe_stride = align(offset, 4096)
 
     codes = {
-        "A": size_code(m32_bytes(m, k, 8)),
-        "AS": size_code(m32_bytes(m, g, 8)),
-        "B": size_code(n8_bytes(k, n, 8)),
-        "BS": size_code(m32_bytes(n, g, 8)),
-        "BIAS": size_code(bias_cols * 4),
-        "D": size_code(m32_bytes(m, n, 32)),
+        "A": local_size_code(m32_bytes(m, k, 8)),
+        "AS": local_size_code(m32_bytes(m, g, 8)),
+        "B": local_size_code(n8_bytes(k, n, 8)),
+        "BS": local_size_code(m32_bytes(n, g, 8)),
+        "BIAS": local_size_code(bias_cols * 4),
+        "D": local_size_code(m32_bytes(m, n, 32)),
     }
     out = []
     emit = out.append
