@@ -286,37 +286,6 @@ TEST(FpatrRtl, ReductionsMatchTheCppPipelineOnAMillionRandomElements) {
              4);
 }
 
-// No legal B.FPATR parameter falls outside the lanes' multiplier format
-// (11-bit significand), but one that did is refused and named, never
-// computed.
-TEST(FpatrRtl, AMultiplierOutsideTheLaneFormatIsRefusedAndNamed) {
-  RtlBackend rtl;
-  arch::FpAttributes fp;
-  fp.valid = true;
-  fp.word = fpatr_word(3, 0);
-  auto unit = Fpatr::configure(fp, datr(1, false), DataType::S32);
-  ASSERT_TRUE(unit.ok());
-  Parameters p;
-  p.quant.scale = numeric::Dyadic{false, 1u << 11, -20};
-  const std::uint32_t accumulator = 5;
-  std::uint64_t d = 0xD0;
-  RowsJob job;
-  job.unit = &unit.value();
-  job.parameters = &p;
-  job.accumulator = &accumulator;
-  job.rows = 1;
-  job.columns = 1;
-  job.out.d = &d;
-  job.pe = 1;
-  job.block = "TMATMUL";
-  job.block_pc = 0x40;
-  rtl.run(job);
-  ASSERT_TRUE(rtl.failure());
-  EXPECT_NE(rtl.failure()->find("block TMATMUL at 0x40, PE1"), std::string::npos);
-  EXPECT_NE(rtl.failure()->find("lane format"), std::string::npos);
-  EXPECT_EQ(d, 0xD0u);
-}
-
 // The fault-injection build rounds an RNE tie of an even magnitude up: REQ8
 // with scale 0.5 on 5 gives 2.5, which RNE rounds to 2 and the faulty RTL to
 // 3. The checked backend stops there and names everything.
@@ -357,9 +326,10 @@ TEST(FpatrRtl, CheckedCatchesAnInjectedRoundingFaultAndReportsIt) {
 }
 
 // A lane carries a multiplier as an unsigned 11-bit significand and an
-// exponent in [-512, 511]; one past either edge, or a negative multiplier,
-// is refused with a report instead of being truncated. Inside, the RTL agrees
-// with the C++ pipeline.
+// exponent in [-512, 511]. No legal B.FPATR parameter falls outside, but one
+// past either edge, or a negative multiplier, is refused with a report naming
+// the block and the PE, and D is left as it was instead of being computed from
+// a truncated multiplier. Inside, the RTL agrees with the C++ pipeline.
 TEST(FpatrRtl, TheLaneMultiplierFormatAtItsEdges) {
   arch::FpAttributes fp;
   fp.valid = true;
@@ -380,7 +350,7 @@ TEST(FpatrRtl, TheLaneMultiplierFormatAtItsEdges) {
   for (const Case& c : cases) {
     Parameters p;
     p.quant.scale = c.scale;
-    std::uint64_t d = 0;
+    std::uint64_t d = 0xD0;
     RowsJob job;
     job.unit = &unit.value();
     job.parameters = &p;
@@ -388,7 +358,9 @@ TEST(FpatrRtl, TheLaneMultiplierFormatAtItsEdges) {
     job.rows = 1;
     job.columns = 1;
     job.out.d = &d;
+    job.pe = 1;
     job.block = "TMATMUL";
+    job.block_pc = 0x40;
     const std::string name =
         fmt::format("{}{} x 2^{}", c.scale.negative ? "-" : "",
                     static_cast<std::uint64_t>(c.scale.significand), c.scale.exponent);
@@ -400,9 +372,11 @@ TEST(FpatrRtl, TheLaneMultiplierFormatAtItsEdges) {
       RtlBackend rtl;
       rtl.run(job);
       ASSERT_TRUE(rtl.failure()) << name;
-      EXPECT_NE(rtl.failure()->find("a multiplier outside the RTL's lane format"),
-                std::string::npos)
-          << name << ": " << *rtl.failure();
+      for (const char* part :
+           {"block TMATMUL at 0x40, PE1", "a multiplier outside the RTL's lane format"}) {
+        EXPECT_NE(rtl.failure()->find(part), std::string::npos) << name << ": " << *rtl.failure();
+      }
+      EXPECT_EQ(d, 0xD0u) << name;
     }
   }
 }
