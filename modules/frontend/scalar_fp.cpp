@@ -2,7 +2,9 @@
 
 #include "numeric/data_type.hpp"
 #include "numeric/dyadic.hpp"
+#include "numeric/e8m0_conversion.hpp"
 #include "numeric/encoders.hpp"
+#include "numeric/finite_format_encoding.hpp"
 #include "numeric/ieee_arithmetic.hpp"
 #include "numeric/value_codec.hpp"
 
@@ -69,16 +71,16 @@ std::uint64_t min_max(bool maximum, std::uint64_t left, std::uint64_t right, con
   return maximum == less ? right : left;
 }
 
-// The profile's FP encoders by destination: IEEE formats, and the numeric
-// core's FP8 encoders (ReferenceFP8Encoding, Sat=0) for E4M3 and HiF8.
-bool has_encoder(unsigned destination) {
-  const auto type = static_cast<DataType>(destination);
-  return numeric::is_ieee_format(type) || type == DataType::E4M3 || type == DataType::HiF8;
-}
-
+// The profile's FP encoders by destination (docs/spec-choices.md, "Scalar
+// floating point"): IEEE formats; the numeric core's FP8 encoders
+// (ReferenceFP8Encoding, Sat=0) for E4M3 and HiF8; ReferenceFloatToE8M0's
+// rule (Sat=0) for E8M0; and the finite-only rule for E3M2, E2M3 and one lane
+// (bits 3:0) of E2M1X2, E1M2X2 and HiF4X2.
 Encoded to_float(const DecodedValue& v, unsigned destination, RoundingMode mode) {
   const auto type = static_cast<DataType>(destination);
   if (numeric::is_ieee_format(type)) return numeric::ieee_convert(v, type, mode);
+  if (numeric::is_finite_only_format(type)) return numeric::finite_only_convert(v, type, mode);
+  if (type == DataType::E8M0) return numeric::encode_e8m0(v, mode, false);
   const std::uint8_t sign = v.negative ? 0x80 : 0x00;
   switch (v.cls) {
     case ValueClass::QuietNaN:
@@ -148,12 +150,6 @@ numeric::IeeeOperation ieee_of(FloatOp op) {
 }
 
 }  // namespace
-
-bool float_destination_modelled(FloatOp op, FloatTypes types) {
-  const bool to_float =
-      op == FloatOp::Convert || op == FloatOp::SignedToFloat || op == FloatOp::UnsignedToFloat;
-  return !to_float || has_encoder(types.destination);
-}
 
 RoundingMode scalar_fp_rounding(unsigned code) {
   switch (code & 7) {

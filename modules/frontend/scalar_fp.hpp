@@ -49,11 +49,6 @@ struct FloatTypes {
 // otherwise RNE.
 numeric::RoundingMode scalar_fp_rounding(unsigned code);
 
-// Whether the profile has an encoder for the destination of a conversion
-// (FCVT, SCVTF, UCVTF to E3M2, E2M3, E2M1X2, E1M2X2, E8M0 and HiF4X2 have
-// none yet: the front end raises IllegalInstruction naming the type).
-bool float_destination_modelled(FloatOp op, FloatTypes types);
-
 // One lane: the destination word (normalized as the ASL writes it) and the
 // flags to record. `fixed` is the rounding mode of ConvertToInteger; the
 // others round by `active`.

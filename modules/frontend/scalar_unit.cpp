@@ -652,12 +652,6 @@ MaybeFault ScalarUnit::copy64(const PreparedInstruction& insn) {
 MaybeFault ScalarUnit::floating(const PreparedInstruction& insn) {
   const FormPlan& plan = *insn.plan;
   const FloatTypes types{insn.rtype, static_cast<unsigned>(insn.imm)};
-  if (!float_destination_modelled(plan.floating, types)) {
-    return arch::make_fault(FaultCode::IllegalInstruction,
-                            fmt::format("{} to DstType {} is not modelled",
-                                        insn.decoded.form->mnemonic, types.destination),
-                            state_.pc);
-  }
   const numeric::RoundingMode active = scalar_fp_rounding(state_.fp_rounding_code());
   const Lanes left = read_lanes(insn.srcl);
   const Lanes right = read_lanes(insn.srcr);

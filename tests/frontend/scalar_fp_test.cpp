@@ -437,17 +437,11 @@ TEST(ScalarFpOracle, ConversionsToNarrowFormats) {
   EXPECT_EQ(cvt(0x7FF0000000000001, 4, RoundingMode::RNE), (Encoded{0x7E00, numeric::kFlagNV}));
 }
 
-TEST(ScalarFpOracle, ActiveRoundingAndModelledDestinations) {
+TEST(ScalarFpOracle, ActiveRounding) {
   for (const Mode& mode : kModes)
     EXPECT_EQ(frontend::scalar_fp_rounding(mode.core_state_code), mode.platform);
   for (unsigned code = 4; code < 8; ++code)
     EXPECT_EQ(frontend::scalar_fp_rounding(code), RoundingMode::RNE);
-  for (unsigned destination : {0, 1, 2, 3, 4, 5, 6, 7, 8})
-    EXPECT_TRUE(frontend::float_destination_modelled(FloatOp::Convert, {0, destination}));
-  for (unsigned destination : {9, 10, 11, 12, 13, 14}) {
-    EXPECT_FALSE(frontend::float_destination_modelled(FloatOp::SignedToFloat, {0, destination}));
-    EXPECT_TRUE(frontend::float_destination_modelled(FloatOp::ConvertToInteger, {0, destination}));
-  }
 }
 
 // The FSU forms through the engine: the active mode comes from
@@ -548,14 +542,6 @@ TEST_F(FloatProgram, ReservedSourceTypeTrapsBeforeReadingAnEmptyQueue) {
   EXPECT_NE(halt.fault.reason.find("SrcType = 2 is reserved"), std::string::npos)
       << halt.fault.reason;
   expect(11, 0);
-}
-
-TEST_F(FloatProgram, UnmodelledDestinationTrapsNamingTheType) {
-  const frontend::Halt halt =
-      expect_trap(word("FCVT", {{"SrcL", 2}, {"RegDst", 11}, {"SrcType", 0}, {"DstType", 9}}),
-                  arch::FaultCode::IllegalInstruction);
-  EXPECT_NE(halt.fault.reason.find("FCVT to DstType 9 is not modelled"), std::string::npos)
-      << halt.fault.reason;
 }
 
 }  // namespace
