@@ -80,9 +80,55 @@ void ArchState::set_predicate(unsigned index, std::uint32_t value) {
   predicates_[index] = value;
 }
 
-Expected<std::uint64_t> ArchState::read_ssr(unsigned pe, std::uint32_t address) const {
+std::optional<SsrAccess> ArchState::ssr_access(std::uint32_t address) const {
   if (is_context_register(address)) {
-    return context_register(current_acr_, static_cast<std::uint16_t>(address));
+    for (const ContextRegisterInfo& info : kContextRegisters) {
+      if (info.low == address) return info.access;
+    }
+    return std::nullopt;
+  }
+  if (address > 0xFFFF) return std::nullopt;
+  switch (static_cast<Ssr>(address)) {
+    case Ssr::ThreadPtr:
+    case Ssr::GlobalPtr:
+    case Ssr::CoreState:
+    case Ssr::CoreFeatureEnable: return SsrAccess::ReadWrite;
+    case Ssr::Time:
+    case Ssr::Cycle:
+    case Ssr::CoreId:
+    case Ssr::Vendor:
+    case Ssr::Version:
+    case Ssr::CoreFeature:
+    case Ssr::ThreadId:
+    case Ssr::TileCapacity:
+    case Ssr::BlockNum:
+    case Ssr::BlockId: return SsrAccess::ReadOnly;
+  }
+  return std::nullopt;
+}
+
+std::uint64_t ArchState::interrupt_pending(unsigned ring) const {
+  const std::uint64_t timer = std::uint64_t{1} << (ring == 0 ? 1 : 3);  // TimerInterruptId
+  const std::uint64_t compare = context_register(ring, acr::kTimerCompare);
+  const bool due = compare != 0 && cycle_ >= compare;
+  return (context_register(ring, acr::kIpending) & ~timer) | (due ? timer : 0);
+}
+
+Expected<std::uint64_t> ArchState::read_ssr(unsigned pe, std::uint32_t address) const {
+  const std::optional<SsrAccess> access = ssr_access(address);
+  if (!access) return unassigned_ssr(address, "is not an assigned system register");
+  if (*access == SsrAccess::WriteOnly) return unassigned_ssr(address, "is write-only");
+  if (is_context_register(address)) {
+    switch (address) {
+      case acr::kIpending: return interrupt_pending(current_acr_);
+      case acr::kTopei: {
+        // The lowest pending interrupt ID, 0 when none is pending.
+        const std::uint64_t pending = interrupt_pending(current_acr_);
+        return pending == 0 ? 0 : static_cast<std::uint64_t>(__builtin_ctzll(pending));
+      }
+      case acr::kTimerTime: return cycle_;
+      default: return context_register(current_acr_, static_cast<std::uint16_t>(address));
+    }
   }
   switch (static_cast<Ssr>(address)) {
     case Ssr::ThreadPtr: return thread_ptr_;
@@ -100,10 +146,24 @@ Expected<std::uint64_t> ArchState::read_ssr(unsigned pe, std::uint32_t address) 
     case Ssr::ThreadId: return std::uint64_t{config_.thread_id == ThreadIdMode::PeIndex ? pe : 0u};
     case Ssr::TileCapacity: return tile_capacity_;
   }
-  return unassigned_ssr(address, "is not an assigned system register");
+  return std::uint64_t{0};  // ssr_access() assigned every Ssr above
 }
 
 MaybeFault ArchState::write_ssr(std::uint32_t address, std::uint64_t value) {
+  const std::optional<SsrAccess> access = ssr_access(address);
+  if (!access) return unassigned_ssr(address, "is not an assigned system register");
+  if (*access == SsrAccess::ReadOnly) return unassigned_ssr(address, "is read-only");
+  if (address == acr::kEoiei) {
+    // EndOfInterrupt: clear the named pending ID (0..63) and the bank's
+    // asynchronous-trap status.
+    if (value < 64) {
+      const std::uint64_t pending = context_register(current_acr_, acr::kIpending);
+      set_context_register(current_acr_, acr::kIpending, pending & ~(std::uint64_t{1} << value));
+    }
+    trap_status[current_acr_].asynchronous = false;
+    trap_status[current_acr_].argument_valid = false;
+    return std::nullopt;
+  }
   if (is_context_register(address)) {
     set_context_register(current_acr_, static_cast<std::uint16_t>(address), value);
     return std::nullopt;
@@ -116,18 +176,8 @@ MaybeFault ArchState::write_ssr(std::uint32_t address, std::uint64_t value) {
       current_acr_ = static_cast<unsigned>(value & 0xF);
       return std::nullopt;
     case Ssr::CoreFeatureEnable: core_feature_enable_ = value; return std::nullopt;
-    case Ssr::Time:
-    case Ssr::Cycle:
-    case Ssr::CoreId:
-    case Ssr::Vendor:
-    case Ssr::Version:
-    case Ssr::CoreFeature:
-    case Ssr::ThreadId:
-    case Ssr::TileCapacity:
-    case Ssr::BlockNum:
-    case Ssr::BlockId: return unassigned_ssr(address, "is read-only");
+    default: return unassigned_ssr(address, "is read-only");
   }
-  return unassigned_ssr(address, "is not an assigned system register");
 }
 
 std::uint8_t ArchState::numeric_flags() const {

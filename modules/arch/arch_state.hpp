@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "arch/block_descriptor.hpp"
@@ -34,6 +35,11 @@ inline constexpr std::uint16_t kEvbase = 0xF01;
 inline constexpr std::uint16_t kTrapno = 0xF02;
 inline constexpr std::uint16_t kTraparg0 = 0xF03;
 inline constexpr std::uint16_t kEconfig = 0xF07;
+inline constexpr std::uint16_t kIpending = 0xF08;
+inline constexpr std::uint16_t kTopei = 0xF09;
+inline constexpr std::uint16_t kEoiei = 0xF0A;
+inline constexpr std::uint16_t kTimerTime = 0xF20;
+inline constexpr std::uint16_t kTimerCompare = 0xF21;
 inline constexpr std::uint16_t kEbarg0 = 0xF40;
 inline constexpr std::uint16_t kContextFirst = 0xF00;
 inline constexpr std::uint16_t kContextLast = 0xFB7;
@@ -125,7 +131,14 @@ class ArchState {
   Expected<std::uint64_t> read_ssr(unsigned pe, std::uint32_t address) const;
   // SSRSET: THREAD_PTR, GLOBAL_PTR, CORE_STATE (bits [3:0] select the ACR),
   // CORE_FEATURE_ENABLE and the context registers; read-only ones fault.
+  // EOIEI acknowledges an interrupt instead of storing.
   MaybeFault write_ssr(std::uint32_t address, std::uint64_t value);
+  // SystemRegisterAccessOf: what an SSR instruction may do with a base or
+  // context register; nullopt for an unassigned address.
+  std::optional<SsrAccess> ssr_access(std::uint32_t address) const;
+  // IPENDING of bank `ring` with its timer bit refreshed (RefreshTimerPending:
+  // TIMECMP nonzero and CYCLE >= TIMECMP; interrupt 1 in ACR0, 3 elsewhere).
+  std::uint64_t interrupt_pending(unsigned ring) const;
 
   // CORE_STATE[36:32]: sticky NV, DZ, OF, UF, NX numeric flags.
   std::uint8_t numeric_flags() const;

@@ -23,6 +23,7 @@ FrontEnd::FrontEnd(arch::ArchState& state, memory::MemoryPort& memory,
       builder_(builder),
       scalar_(state, memory),
       templates_(state, memory),
+      system_(state, scalar_),
       traps_(state, builder),
       host_(state, memory, out, err),
       options_(options),
@@ -369,6 +370,9 @@ MaybeFault FrontEnd::applicable(const FormPlan& plan) const {
     }
     return std::nullopt;
   }
+  if (plan.op == Op::LocalStateGet && !body) {
+    return fault(FaultCode::BundleControl, "LSRGET outside the body of an active block");
+  }
   if (plan.system_block && (!body || state_.header.kind != BlockKind::System)) {
     return fault(FaultCode::BundleControl, "a SYS operation outside the body of a SYS block");
   }
@@ -398,16 +402,25 @@ MaybeFault FrontEnd::scalar(const PreparedInstruction& insn) {
 
 MaybeFault FrontEnd::scalar_operation(const PreparedInstruction& insn) {
   const FormPlan& plan = *insn.plan;
-  // Only SETC*, SETC.TGT, SYS operations and anything after an ACRC have
+  // Only SETC*, SETC.TGT, LSRGET, SYS operations and anything after an ACRC have
   // placement rules; every path returns its result directly (no copies of
   // the optional fault on the hot path).
   if (state_.block.system_terminal_pending || plan.commit_setter ||
-      plan.op == Op::SetCommitTarget || plan.system_block) {
+      plan.op == Op::SetCommitTarget || plan.op == Op::LocalStateGet || plan.system_block) {
     if (auto misplaced = applicable(plan)) return misplaced;
   }
   switch (plan.op) {
     case Op::Breakpoint: return breakpoint(insn.imm);
     case Op::CloseRequest: return close_request(static_cast<unsigned>(insn.imm));
+    case Op::SystemRegisterGet:
+    case Op::SystemRegisterSet:
+    case Op::SystemRegisterSwap:
+    case Op::LocalStateGet:
+    case Op::CacheMaintenance:
+    case Op::TlbInvalidateAddress:
+    case Op::TlbInvalidateAsid:
+    case Op::TlbInvalidateAll:
+    case Op::ControlRequest: return system_.execute(insn);
     default: return scalar_.execute(insn);
   }
 }

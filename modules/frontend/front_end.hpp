@@ -19,6 +19,7 @@
 #include "frontend/instruction_plan.hpp"
 #include "frontend/prepared_instruction.hpp"
 #include "frontend/scalar_unit.hpp"
+#include "frontend/system_unit.hpp"
 #include "frontend/template_unit.hpp"
 #include "frontend/trap_unit.hpp"
 #include "isa/decoder.hpp"
@@ -131,6 +132,7 @@ class FrontEnd {
   block_builder::BlockBuilder& builder_;
   ScalarUnit scalar_;
   TemplateUnit templates_;
+  SystemUnit system_;
   TrapUnit traps_;
   HostServices host_;
   FrontEndOptions options_;

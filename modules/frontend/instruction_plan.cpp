@@ -310,6 +310,29 @@ static constexpr NamedOp kNamed[] = {
     {"ASSERT", Op::Assert, BinaryKind::Add, false},
     {"ACRE", Op::EnterRequest, BinaryKind::Add, false},
     {"ACRC", Op::CloseRequest, BinaryKind::Add, false},
+    {"C.SSRGET", Op::SystemRegisterGet, BinaryKind::Add, false},
+    {"SSRSWAP", Op::SystemRegisterSwap, BinaryKind::Add, false},
+    {"LSRGET", Op::LocalStateGet, BinaryKind::Add, false},
+    {"BC.IALL", Op::CacheMaintenance, BinaryKind::Add, false},
+    {"BC.IVA", Op::CacheMaintenance, BinaryKind::Add, false},
+    {"DC.CISW", Op::CacheMaintenance, BinaryKind::Add, false},
+    {"DC.CIVA", Op::CacheMaintenance, BinaryKind::Add, false},
+    {"DC.CSW", Op::CacheMaintenance, BinaryKind::Add, false},
+    {"DC.CVA", Op::CacheMaintenance, BinaryKind::Add, false},
+    {"DC.IALL", Op::CacheMaintenance, BinaryKind::Add, false},
+    {"DC.ISW", Op::CacheMaintenance, BinaryKind::Add, false},
+    {"DC.IVA", Op::CacheMaintenance, BinaryKind::Add, false},
+    {"DC.ZVA", Op::CacheMaintenance, BinaryKind::Add, false},
+    {"IC.IALL", Op::CacheMaintenance, BinaryKind::Add, false},
+    {"IC.IVA", Op::CacheMaintenance, BinaryKind::Add, false},
+    {"TLB.IV", Op::TlbInvalidateAddress, BinaryKind::Add, false},
+    {"TLB.IAV", Op::TlbInvalidateAddress, BinaryKind::Add, false},
+    {"TLB.IA", Op::TlbInvalidateAsid, BinaryKind::Add, false},
+    {"TLB.IALL", Op::TlbInvalidateAll, BinaryKind::Add, false},
+    {"BSE", Op::ControlRequest, BinaryKind::Add, false},
+    {"BWE", Op::ControlRequest, BinaryKind::Add, false},
+    {"BWI", Op::ControlRequest, BinaryKind::Add, false},
+    {"BWT", Op::ControlRequest, BinaryKind::Add, false},
 };
 
 // The two-destination ALU forms (RegDst0, RegDst1).
@@ -478,9 +501,12 @@ bool plan_named(const isa::FormInfo& form, FormPlan& plan) {
   if (plan.op == Op::BinaryImmediate && plan.imm < 0) plan.imm = plan.shamt;  // shifts by shamt
   if (m == "C.SLLI" || m == "C.SRLI") plan.implicit_srcl = kFirstT;
   if (field(form, "imm32") >= 0) plan.imm_bits = 32;  // HL.ADDTPC, HL.SETRET
-  if (plan.op == Op::SystemRegisterGet || plan.op == Op::SystemRegisterSet) {
-    plan.imm = field(form, "SSR_ID");
+  if (plan.op == Op::SystemRegisterGet || plan.op == Op::SystemRegisterSet ||
+      plan.op == Op::SystemRegisterSwap) {
+    plan.imm = field(form, form.mnemonic == "C.SSRGET" ? "SSRID" : "SSR_ID");
+    if (plan.rd < 0) plan.implicit_rd = kPushT;  // C.SSRGET -> t
   }
+  if (plan.op == Op::LocalStateGet) plan.imm = field(form, "LSR_ID");
   if (plan.op == Op::EnterRequest) plan.imm = field(form, "RRA_Type");
   if (plan.op == Op::CloseRequest) plan.imm = field(form, "RST_Type");
   return true;

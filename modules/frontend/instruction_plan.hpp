@@ -71,8 +71,15 @@ enum class Op : std::uint8_t {
   Atomic,    // every AMO form (AtomicKind), plan.size bytes
   Floating,  // every FSU form (FloatOp): rtype holds SrcType, imm DstType, srcd SrcA
   // SYS block operations.
-  SystemRegisterGet,
+  SystemRegisterGet,  // SSRGET, HL.SSRGET, C.SSRGET (-> t)
   SystemRegisterSet,
+  SystemRegisterSwap,    // SSRSWAP
+  LocalStateGet,         // LSRGET (any block body)
+  CacheMaintenance,      // BC.*, DC.*, IC.*
+  TlbInvalidateAddress,  // TLB.IV, TLB.IAV
+  TlbInvalidateAsid,     // TLB.IA
+  TlbInvalidateAll,      // TLB.IALL
+  ControlRequest,        // BSE, BWE, BWI, BWT
   Fence,
   Breakpoint,
   Assert,

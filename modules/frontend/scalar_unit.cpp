@@ -375,8 +375,6 @@ MaybeFault ScalarUnit::execute(const PreparedInstruction& insn) {
       // ScalarPrefetch: the address is formed, nothing is accessed or checked.
       if (plan.returns_address) write_lanes(rd, addresses(insn).second);
       return std::nullopt;
-    case Op::SystemRegisterGet:
-    case Op::SystemRegisterSet: return system_register(insn);
     case Op::Floating: return floating(insn);
     case Op::Atomic: return atomic(insn);
     case Op::Fence:
@@ -667,28 +665,6 @@ MaybeFault ScalarUnit::floating(const PreparedInstruction& insn) {
   }
   state_.raise_numeric_flags(flags);
   write_lanes(insn.rd, out);
-  return std::nullopt;
-}
-
-MaybeFault ScalarUnit::system_register(const PreparedInstruction& insn) {
-  const auto id = static_cast<std::uint32_t>(insn.imm);
-  if (insn.plan->op == Op::SystemRegisterSet) {
-    auto failed = state_.write_ssr(id, read(0, insn.srcl));
-    if (failed) failed->address = state_.pc;
-    return failed;
-  }
-  std::array<std::uint64_t, kPeCount> values{};
-  for (unsigned pe = 0; pe < kPeCount; ++pe) {
-    auto value = state_.read_ssr(pe, id);
-    if (!value) {
-      arch::Fault failed = value.fault();
-      failed.address = state_.pc;
-      return failed;
-    }
-    values[pe] = *value;
-  }
-  for (unsigned pe = 0; pe < kPeCount; ++pe)
-    write(pe, insn.rd, values[pe]);
   return std::nullopt;
 }
 

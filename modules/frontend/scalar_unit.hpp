@@ -1,7 +1,7 @@
 // The firmware scalar subset (asl/scalar/**, docs/functional-model.md), executed in
 // lockstep on the four PE register files: immediates, ALU, MUL, shifts,
-// compares, CSEL, SETC, jumps, SETRET, loads and stores, and the SYS-block
-// register operations. Each instruction checks every PE (operand queues,
+// compares, CSEL, SETC, jumps, SETRET, loads and stores (the SYS operations
+// are SystemUnit's). Each instruction checks every PE (operand queues,
 // every PE's memory access) before the first write, so a fault changes nothing.
 // Control decisions (SETC, JR targets) follow PE0, the platform choice for
 // lockstep PEs.
@@ -68,7 +68,6 @@ class ScalarUnit {
   // A load or store that misses the RAM and hits a device window.
   std::optional<arch::MaybeFault> device_access(const PreparedInstruction& insn,
                                                 const Lanes& address);
-  arch::MaybeFault system_register(const PreparedInstruction& insn);
   // The RAM's bytes of a naturally aligned access of `size` bytes, or
   // nullptr when misaligned or outside the RAM (access_fault says which).
   std::uint8_t* aligned_direct(std::uint64_t address, unsigned size) {

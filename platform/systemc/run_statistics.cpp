@@ -104,6 +104,13 @@ InstructionClass instruction_class(frontend::Op op) {
     case Op::Stop: return InstructionClass::BlockStop;
     case Op::SystemRegisterGet:
     case Op::SystemRegisterSet:
+    case Op::SystemRegisterSwap:
+    case Op::LocalStateGet:
+    case Op::CacheMaintenance:
+    case Op::TlbInvalidateAddress:
+    case Op::TlbInvalidateAsid:
+    case Op::TlbInvalidateAll:
+    case Op::ControlRequest:
     case Op::Fence:
     case Op::Breakpoint:
     case Op::Assert:

@@ -118,15 +118,6 @@ TEST_F(FrontEndTest, ThreadIdGivesPerPeAddresses) {
 }
 
 // Every other decoded scalar form: IllegalInstruction naming the mnemonic, no effect.
-TEST_F(FrontEndTest, UnmodelledFormNamesMnemonic) {
-  const frontend::Halt halt =
-      expect_trap("  addi zero, 3, ->a0\n  lsrget 0, ->a1\n", FaultCode::IllegalInstruction);
-  EXPECT_EQ(halt.pc, 4u);
-  EXPECT_NE(halt.fault.reason.find("not yet executed: LSRGET"), std::string::npos)
-      << halt.fault.reason;
-  EXPECT_EQ(gpr(0, kA1), 0u);
-}
-
 TEST_F(FrontEndTest, ApplicabilityRules) {
   frontend::Halt halt =
       expect_trap("  ebreak 3\n", FaultCode::BundleControl);  // SYS outside a SYS block

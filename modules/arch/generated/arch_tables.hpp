@@ -25,6 +25,74 @@ enum class Ssr : std::uint16_t {
   Cycle = 0x0C00,
 };
 
+// The assigned context registers of every ACR bank, by low index, and
+// what an SSR instruction may do with them.
+enum class SsrAccess : std::uint8_t { ReadWrite, ReadOnly, WriteOnly };
+struct ContextRegisterInfo {
+  std::uint16_t low;
+  SsrAccess access;
+};
+inline constexpr ContextRegisterInfo kContextRegisters[] = {
+    {0xF00, SsrAccess::ReadWrite},  // ECSTATE_ACRn
+    {0xF01, SsrAccess::ReadWrite},  // EVBASE_ACRn
+    {0xF02, SsrAccess::ReadWrite},  // TRAPNO_ACRn
+    {0xF03, SsrAccess::ReadWrite},  // TRAPARG0_ACRn
+    {0xF05, SsrAccess::ReadWrite},  // ETEMP_ACRn
+    {0xF06, SsrAccess::ReadWrite},  // ETEMP0_ACRn
+    {0xF07, SsrAccess::ReadWrite},  // ECONFIG_ACRn
+    {0xF08, SsrAccess::ReadOnly},  // IPENDING_ACRn
+    {0xF09, SsrAccess::ReadOnly},  // TOPEI_ACRn
+    {0xF0A, SsrAccess::WriteOnly},  // EOIEI_ACRn
+    {0xF10, SsrAccess::ReadWrite},  // TTBR0_ACR1
+    {0xF11, SsrAccess::ReadWrite},  // TTBR1_ACR1
+    {0xF12, SsrAccess::ReadWrite},  // TCR_ACR1
+    {0xF13, SsrAccess::ReadWrite},  // MAIR_ACR1
+    {0xF14, SsrAccess::ReadWrite},  // IOTTBR_ACR1
+    {0xF15, SsrAccess::ReadWrite},  // IOTCR_ACR1
+    {0xF16, SsrAccess::ReadWrite},  // IOMAIR_ACR1
+    {0xF20, SsrAccess::ReadOnly},  // TIMER_TIME_ACRn
+    {0xF21, SsrAccess::ReadWrite},  // TIMER_TIMECMP_ACRn
+    {0xF30, SsrAccess::ReadWrite},  // XBINFO_ACRn
+    {0xF31, SsrAccess::ReadWrite},  // ACR_PARAM_ACRn
+    {0xF40, SsrAccess::ReadWrite},  // EBARG0_ACRn
+    {0xF41, SsrAccess::ReadWrite},  // EBARG_BPC_CUR_ACRn
+    {0xF42, SsrAccess::ReadWrite},  // EBARG_BPC_TGT_ACRn
+    {0xF43, SsrAccess::ReadWrite},  // EBARG_TPC_ACRn
+    {0xF44, SsrAccess::ReadWrite},  // EBARG_LRA_ACRn
+    {0xF45, SsrAccess::ReadWrite},  // EBARG_TQ0_ACRn
+    {0xF46, SsrAccess::ReadWrite},  // EBARG_TQ1_ACRn
+    {0xF47, SsrAccess::ReadWrite},  // EBARG_TQ2_ACRn
+    {0xF48, SsrAccess::ReadWrite},  // EBARG_TQ3_ACRn
+    {0xF49, SsrAccess::ReadWrite},  // EBARG_UQ0_ACRn
+    {0xF4A, SsrAccess::ReadWrite},  // EBARG_UQ1_ACRn
+    {0xF4B, SsrAccess::ReadWrite},  // EBARG_UQ2_ACRn
+    {0xF4C, SsrAccess::ReadWrite},  // EBARG_UQ3_ACRn
+    {0xF4D, SsrAccess::ReadWrite},  // EBARG_LB_ACRn
+    {0xF4E, SsrAccess::ReadWrite},  // EBARG_LC_ACRn
+    {0xF4F, SsrAccess::ReadWrite},  // EBARG_EXTCTX_PTR_ACRn
+    {0xF50, SsrAccess::ReadWrite},  // EBARG_EXTCTX_META_ACRn
+    {0xF51, SsrAccess::ReadWrite},  // EBARG_TPLFLAGS_ACRn
+    {0xF80, SsrAccess::ReadOnly},  // DBGID_ACRn
+    {0xF90, SsrAccess::ReadWrite},  // DBCR0_ACRn
+    {0xF91, SsrAccess::ReadWrite},  // DBVR0_ACRn
+    {0xF92, SsrAccess::ReadWrite},  // DBCR1_ACRn
+    {0xF93, SsrAccess::ReadWrite},  // DBVR1_ACRn
+    {0xF94, SsrAccess::ReadWrite},  // DBCR2_ACRn
+    {0xF95, SsrAccess::ReadWrite},  // DBVR2_ACRn
+    {0xF96, SsrAccess::ReadWrite},  // DBCR3_ACRn
+    {0xF97, SsrAccess::ReadWrite},  // DBVR3_ACRn
+    {0xFA0, SsrAccess::ReadWrite},  // DCCR0_ACRn
+    {0xFA1, SsrAccess::ReadWrite},  // DCVR0_ACRn
+    {0xFB0, SsrAccess::ReadWrite},  // DWCR0_ACRn
+    {0xFB1, SsrAccess::ReadWrite},  // DWVR0_ACRn
+    {0xFB2, SsrAccess::ReadWrite},  // DWCR1_ACRn
+    {0xFB3, SsrAccess::ReadWrite},  // DWVR1_ACRn
+    {0xFB4, SsrAccess::ReadWrite},  // DWCR2_ACRn
+    {0xFB5, SsrAccess::ReadWrite},  // DWVR2_ACRn
+    {0xFB6, SsrAccess::ReadWrite},  // DWCR3_ACRn
+    {0xFB7, SsrAccess::ReadWrite},  // DWVR3_ACRn
+};
+
 // TRAPNO values.
 inline constexpr unsigned kTrapExecStateCheck = 0;
 inline constexpr unsigned kTrapIllegalInst = 4;
