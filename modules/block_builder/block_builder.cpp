@@ -2,8 +2,11 @@
 
 #include <cstddef>
 #include <cstring>
+#include <string_view>
 
 #include <fmt/format.h>
+
+#include "isa/catalog.hpp"
 
 namespace ptovp::block_builder {
 
@@ -30,6 +33,18 @@ bool selects_bpcn(const arch::BlockDescriptor& header) {
 
 bool carries_data_address(FaultCode code) {
   return code == FaultCode::DataAlignment || code == FaultCode::DataPage;
+}
+
+// The TEPL operation a block names (tile-operations.json: selector = Mode *
+// 32 + Function), for the "not modelled" fault.
+std::string_view tepl_operation(const arch::BlockDescriptor& header) {
+  for (const isa::TileOperationInfo& op : isa::tile_operations()) {
+    if (op.family == "TEPL" && op.function == static_cast<int>(header.function) &&
+        op.mode == static_cast<int>(header.mode)) {
+      return op.name;
+    }
+  }
+  return "reserved";
 }
 
 }  // namespace
@@ -223,8 +238,13 @@ MaybeFault BlockBuilder::execute_operation() {
       missing = "CUBE execution not yet available";
       break;
     case arch::OperationClass::Tepl:
+      if (!executors_.tepl) {
+        return fault(FaultCode::IllegalInstruction,
+                     fmt::format("BSTART.TEPL {} block at 0x{:x} (function {}, mode {}): VEC/SFU "
+                                 "tile execution is not modelled by this platform",
+                                 tepl_operation(header), header.bpc, header.function, header.mode));
+      }
       unit = &executors_.tepl;
-      missing = "TEPL (VEC/SFU) execution is not modelled";
       break;
   }
   if (!*unit) return fault(FaultCode::IllegalInstruction, missing);

@@ -219,6 +219,19 @@ TEST_F(BlockBuilderTest, ScalarBindingDuplicate) {
   EXPECT_EQ(halt.pc, 8u);
 }
 
+// VEC/SFU tile blocks are outside the platform: the commit raises
+// IllegalInstruction naming the operation and the block's address.
+TEST_F(BlockBuilderTest, TeplBlockIsNotModelledAndNamed) {
+  const frontend::Halt halt =
+      expect_trap("  BSTART.STD FALL\n  BSTOP\n  BSTART.TEPL 1, 2, FP32\n  BSTOP\n",
+                  FaultCode::IllegalInstruction);
+  EXPECT_EQ(halt.header.kind, arch::BlockKind::TileElement);
+  EXPECT_NE(halt.fault.reason.find("BSTART.TEPL TMULS block at 0x8 (function 2, mode 1)"),
+            std::string::npos)
+      << halt.fault.reason;
+  EXPECT_NE(halt.fault.reason.find("not modelled"), std::string::npos);
+}
+
 // block/attributes B.CATR: DR outside TileElement/TileMemory faults at commit;
 // the block stays active and nothing is published.
 TEST_F(BlockBuilderTest, CatrDimensionReductionRejectedAtCommit) {
