@@ -72,6 +72,15 @@ void ArchState::reset() {
   }
 }
 
+void ArchState::end_reservations(std::uint64_t address, std::uint64_t size) {
+  for (unsigned pe = 0; pe < kPeCount; ++pe) {
+    const std::uint64_t line = reservations[pe].address & ~(kReservationGranule - 1);
+    if (address < line + kReservationGranule && line < address + size) {
+      reserved_pes = static_cast<std::uint8_t>(reserved_pes & ~(1u << pe));
+    }
+  }
+}
+
 std::uint32_t ArchState::predicate(unsigned index) const {
   return index == 0 ? 0xFFFFFFFFu : predicates_[index];
 }

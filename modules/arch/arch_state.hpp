@@ -81,6 +81,10 @@ struct TrapStatus {
   std::uint64_t packed() const;
 };
 
+// PTO_RESERVATION_GRANULE_BYTES: an SC succeeds when its 64-byte line is the
+// reserved one, whatever its width and byte address.
+inline constexpr std::uint64_t kReservationGranule = 64;
+
 // An LR reservation (asl/scalar/model/amo/semantics.asl): the address and
 // size of the load. It is not part of the trap context.
 struct Reservation {
@@ -170,6 +174,10 @@ class ArchState {
   // reserved_pes marks reservations[p] valid.
   std::array<Reservation, kPeCount> reservations{};
   std::uint8_t reserved_pes = 0;
+  // A store of `size` bytes at `address` (StoreTranslated and its bounded
+  // forms in asl/scalar/model/agu/memory.asl) ends every PE's reservation
+  // whose 64-byte line it overlaps.
+  void end_reservations(std::uint64_t address, std::uint64_t size);
   // A template command interrupted by a fault (restarted at instruction_pc).
   FrameTemplate frame;
   MemoryCopyTemplate memory_copy;

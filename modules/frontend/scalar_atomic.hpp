@@ -27,10 +27,6 @@ enum class AtomicOp : std::uint8_t {
   UnsignedMax
 };
 
-// PTO_RESERVATION_GRANULE_BYTES: an SC succeeds when its 64-byte line is the
-// reserved one, whatever its width and byte address.
-inline constexpr std::uint64_t kReservationGranule = 64;
-
 // NormalizeAtomicUnsigned: the low `size` bytes.
 inline std::uint64_t atomic_unsigned(std::uint64_t value, unsigned size) {
   return size == 8 ? value : value & ((std::uint64_t{1} << (8 * size)) - 1);

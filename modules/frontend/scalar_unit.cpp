@@ -480,7 +480,7 @@ MaybeFault ScalarUnit::access(const PreparedInstruction& insn) {
     if constexpr (kStaged) write_staged(address, elements, size, bytes, staged);
     if (state_.reserved_pes != 0) {
       for (unsigned pe = 0; pe < kPeCount; ++pe)
-        clear_reservations(address[pe], size * elements);
+        state_.end_reservations(address[pe], size * elements);
     }
     if (plan.update != isa::AguUpdate::None) write_lanes(insn.rd, updated);
     return std::nullopt;
@@ -545,17 +545,6 @@ MaybeFault ScalarUnit::access_fault(std::uint64_t address, unsigned size, unsign
   return bad;
 }
 
-// RangesOverlap with ReservationGranuleAddress: a store anywhere in a
-// reserved 64-byte line ends that reservation.
-void ScalarUnit::clear_reservations(std::uint64_t address, unsigned size) {
-  for (unsigned pe = 0; pe < kPeCount; ++pe) {
-    const std::uint64_t line = state_.reservations[pe].address & ~(kReservationGranule - 1);
-    if (address < line + kReservationGranule && line < address + size) {
-      state_.reserved_pes = static_cast<std::uint8_t>(state_.reserved_pes & ~(1u << pe));
-    }
-  }
-}
-
 MaybeFault ScalarUnit::atomic(const PreparedInstruction& insn) {
   const FormPlan& plan = *insn.plan;
   if (plan.atomic == AtomicKind::StoreConditional) return store_conditional(insn);
@@ -586,7 +575,7 @@ MaybeFault ScalarUnit::atomic(const PreparedInstruction& insn) {
       std::ignore = memory_.store(
           address[pe], size,
           compare ? desired[pe] : atomic_value(plan.atomic_op, old, operand[pe], size));
-      clear_reservations(address[pe], size);
+      state_.end_reservations(address[pe], size);
     }
     result[pe] = atomic_return(old, size);
   }
@@ -603,7 +592,7 @@ MaybeFault ScalarUnit::store_conditional(const PreparedInstruction& insn) {
   const unsigned size = insn.plan->size;
   const Lanes address = read_lanes(insn.srcr);
   const Lanes data = read_lanes(insn.srcl);
-  const auto line = [](std::uint64_t a) { return a & ~(kReservationGranule - 1); };
+  const auto line = [](std::uint64_t a) { return a & ~(arch::kReservationGranule - 1); };
   std::array<bool, kPeCount> stores{};
   for (unsigned pe = 0; pe < kPeCount; ++pe) {
     const bool hit = ((state_.reserved_pes >> pe) & 1) != 0 &&
@@ -615,7 +604,7 @@ MaybeFault ScalarUnit::store_conditional(const PreparedInstruction& insn) {
       return bad;
     }
     stores[pe] = true;
-    clear_reservations(address[pe], size);
+    state_.end_reservations(address[pe], size);
   }
   Lanes status;
   for (unsigned pe = 0; pe < kPeCount; ++pe) {
@@ -642,7 +631,7 @@ MaybeFault ScalarUnit::copy64(const PreparedInstruction& insn) {
     std::array<std::uint8_t, kBytes> line{};  // read whole, then written: overlap copies as memmove
     std::ignore = memory_.read(source[pe], line.data(), kBytes);
     std::ignore = memory_.write(destination[pe], line.data(), kBytes);
-    clear_reservations(destination[pe], kBytes);
+    state_.end_reservations(destination[pe], kBytes);
   }
   return std::nullopt;
 }

@@ -77,8 +77,6 @@ class ScalarUnit {
   // any, naming the PE.
   arch::MaybeFault access_fault(std::uint64_t address, unsigned size, unsigned alignment,
                                 unsigned pe, std::string_view what) const;
-  // Ends every PE's reservation whose 64-byte line overlaps the stored range.
-  void clear_reservations(std::uint64_t address, unsigned size);
   // The AMO forms (asl/scalar/model/dispatch/amo.asl) on every PE in PE
   // order, like harts sharing memory; every PE's access is checked before
   // the first effect.

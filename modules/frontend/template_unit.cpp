@@ -145,6 +145,7 @@ MaybeFault TemplateUnit::frame_step() {
     for (unsigned pe = 0; pe < kPeCount; ++pe) {
       if (MaybeFault bad = memory_.store(address[pe], kSlotBytes, frame.sources[pe][ordinal]))
         return bad;
+      state_.end_reservations(address[pe], kSlotBytes);
     }
   } else {
     std::array<std::uint64_t, kPeCount> values{};
@@ -229,6 +230,7 @@ MaybeFault TemplateUnit::memory_copy(const PreparedInstruction& insn) {
       if (MaybeFault bad =
               memory_.write(copy.destination[pe] + copy.progress[pe], step.data(), size[pe]))
         return bad;
+      state_.end_reservations(copy.destination[pe] + copy.progress[pe], size[pe]);
       copy.progress[pe] += size[pe];
     }
   }
@@ -261,6 +263,7 @@ MaybeFault TemplateUnit::memory_set(const PreparedInstruction& insn) {
     std::array<std::uint8_t, kMemorySetLimit> fill{};
     fill.fill(static_cast<std::uint8_t>(state_.gpr(pe, insn.srcr)));
     if (MaybeFault bad = memory_.write(state_.gpr(pe, insn.srcl), fill.data(), length)) return bad;
+    state_.end_reservations(state_.gpr(pe, insn.srcl), length);
   }
   state_.pc += insn.length_bytes;
   return std::nullopt;

@@ -5,7 +5,9 @@
 // restartable: each memory step checks every PE before any PE commits it,
 // the committed steps are recorded in arch::ArchState::frame / memory_copy,
 // and re-executing the command at the same TPC after a fault resumes at the
-// first uncommitted step. MSET checks its whole range first.
+// first uncommitted step. MSET checks its whole range first. Every store
+// ends the LR reservations of the 64-byte lines it overlaps, as a scalar
+// store does.
 #pragma once
 
 #include "arch/arch_state.hpp"

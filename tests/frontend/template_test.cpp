@@ -244,5 +244,28 @@ TEST_F(TemplateTest, MemorySet) {
   EXPECT_EQ(*model.memory().load(top - 4, 4), 0xFFFFFFFFu);
 }
 
+// A template's stores end the LR reservations of the lines they write, as
+// StoreTranslated does for every store: an SC after MCOPY, MSET or FENTRY into
+// the reserved line fails (1); MCOPY into another line leaves it (0).
+TEST_F(TemplateTest, TemplateStoresEndReservations) {
+  const engine::RunResult result =
+      run("  hl.liu 0x2000, ->a1\n  hl.liu 0x3000, ->a2\n  addi zero, 1, ->a3\n"
+          "  lr.d [a1], zero, ->x0\n  MCOPY [a1, a2, a3]\n  sc.d zero, [a1], ->s3\n"
+          "  addi a1, 64, ->x1\n"
+          "  lr.d [a1], zero, ->x0\n  MCOPY [x1, a2, a3]\n  sc.d zero, [a1], ->s4\n"
+          "  lr.d [a1], zero, ->x0\n  MSET [a1, zero, a3]\n  sc.d zero, [a1], ->s5\n"
+          "  hl.liu 0x9000, ->a0\n  hl.liu 0x8ff8, ->x1\n"
+          "  lr.d [x1], zero, ->x0\n  FENTRY [s0 ~ s0], sp!, 16\n  sc.d zero, [x1], ->s6\n" +
+          std::string(kHalt));
+  ASSERT_TRUE(result.halt);
+  ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint) << result.halt->fault.describe();
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+    EXPECT_EQ(gpr(pe, 14), 1u) << "MCOPY into the line, PE" << pe;
+    EXPECT_EQ(gpr(pe, 15), pe == 0 ? 0u : 1u) << "MCOPY elsewhere, PE" << pe;  // PE0's SC stores
+    EXPECT_EQ(gpr(pe, 16), 1u) << "MSET into the line, PE" << pe;
+    EXPECT_EQ(gpr(pe, 17), 1u) << "FENTRY into the line, PE" << pe;
+  }
+}
+
 }  // namespace
 }  // namespace ptovp::testing
