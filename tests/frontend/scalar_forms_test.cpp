@@ -67,7 +67,10 @@ TEST_F(ScalarFormsTest, WordAluWrapsAndSignExtends) {
           "  hl.subiw zero, 0x800000, ->x3\n"
           "  hl.andiw a0, -0x800000, ->a3\n"  // 0x7f800000
           "  hl.oriw zero, 0x7fffff, ->a4\n"
-          "  hl.xoriw a1, -1, ->a5\n" +  // ~1 in 32 bits = -2
+          "  hl.xoriw a1, -1, ->a5\n"          // ~1 in 32 bits = -2
+          "  hl.andiw a1, -1, ->a6\n"          // 1: upper half dropped
+          "  hl.oriw a1, 0x7ffffe, ->a7\n"     // 0x7fffff
+          "  hl.subiw a1, 0x800000, ->a2\n" +  // 1 - 0x800000 in 32 bits, negative
           std::string(kHalt));
   ASSERT_TRUE(result.halt);
   ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint);
@@ -88,6 +91,9 @@ TEST_F(ScalarFormsTest, WordAluWrapsAndSignExtends) {
     EXPECT_EQ(gpr(pe, 5), 0x7f800000u);
     EXPECT_EQ(gpr(pe, 6), 0x7fffffu);
     EXPECT_EQ(gpr(pe, 7), static_cast<std::uint64_t>(-2));
+    EXPECT_EQ(gpr(pe, 8), 1u);
+    EXPECT_EQ(gpr(pe, 9), 0x7fffffu);
+    EXPECT_EQ(gpr(pe, 4), 0xFFFFFFFFFF800001u);
   }
 }
 
