@@ -1,6 +1,6 @@
 // The memory module alone on its socket, driven by a test initiator:
 // b_transport reads and writes with the access latency, address errors, the
-// DMI grant over the whole RAM, and the debug port.
+// DMI grant over the whole RAM with the same latency, and the debug port.
 #include <gtest/gtest.h>
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -68,6 +68,10 @@ TEST(MemoryModule, GrantsDmiOverTheWholeRam) {
   EXPECT_EQ(dmi.get_start_address(), kBase);
   EXPECT_EQ(dmi.get_end_address(), kBase + kSize - 1);
   EXPECT_EQ(dmi.get_dmi_ptr(), harness().memory.semantics().direct(kBase, kSize));
+  // The grant carries the latency b_transport adds, for initiators that time
+  // their direct accesses.
+  EXPECT_EQ(dmi.get_read_latency(), sc_core::sc_time(2, sc_core::SC_NS));
+  EXPECT_EQ(dmi.get_write_latency(), sc_core::sc_time(2, sc_core::SC_NS));
 }
 
 TEST(MemoryModule, DebugPortCopiesWithoutTime) {
