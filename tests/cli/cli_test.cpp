@@ -18,6 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 struct Result {
   int status;
@@ -221,6 +222,21 @@ TEST_F(CliTest, VersionNamesTheToolAndTheSpec) {
   EXPECT_EQ(result.status, 0);
   EXPECT_THAT(result.output, HasSubstr("ptovp 0."));
   EXPECT_THAT(result.output, HasSubstr("e599a3d3"));
+}
+
+// run checks --max-instructions with the other options, before it builds the
+// platform and reads the image and the --load files (docs/platform.md).
+TEST_F(CliTest, RunChecksTheInstructionLimitBeforeLoadingAnything) {
+  const std::string source = write("stop.s", "  C.BSTOP\n");
+  ASSERT_EQ(run("asm " + source + " -o " + path("stop.elf")).status, 0);
+  for (const char* engine : {"functional", "systemc"}) {
+    const Result result = run("run " + path("stop.elf") + " --engine " + engine +
+                              " --max-instructions 1e9 --load " + path("missing.bin") + "@0x0");
+    EXPECT_EQ(result.status, 2) << engine;
+    EXPECT_THAT(result.output, HasSubstr("--max-instructions: '1e9' is not an unsigned number"))
+        << engine;
+    EXPECT_THAT(result.output, Not(HasSubstr("missing.bin"))) << engine;
+  }
 }
 
 TEST_F(CliTest, BadCommandLinesExitTwo) {
