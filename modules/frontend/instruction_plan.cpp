@@ -8,6 +8,7 @@ namespace ptovp::frontend {
 
 using arch::BlockKind;
 using arch::TransferType;
+using isa::ScalarForm;
 
 namespace {
 
@@ -16,9 +17,6 @@ constexpr std::uint8_t kPushT = 31;   // ->t
 
 bool starts_with(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
-}
-bool contains(std::string_view text, std::string_view part) {
-  return text.find(part) != std::string_view::npos;
 }
 
 std::int8_t field(const isa::FormInfo& form, std::string_view name) {
@@ -35,30 +33,43 @@ std::int8_t immediate_field(const isa::FormInfo& form) {
   return -1;
 }
 
+BlockKind block_kind(isa::StartKind kind) {
+  switch (kind) {
+    case isa::StartKind::Floating: return BlockKind::Floating;
+    case isa::StartKind::System: return BlockKind::System;
+    case isa::StartKind::Standard: break;
+  }
+  return BlockKind::Standard;
+}
+
+// BranchType: prepare() reads the transfer from the BrType field.
+TransferType transfer_type(isa::StartTransfer transfer) {
+  switch (transfer) {
+    case isa::StartTransfer::Direct: return TransferType::Direct;
+    case isa::StartTransfer::Conditional: return TransferType::Conditional;
+    case isa::StartTransfer::Call: return TransferType::Call;
+    case isa::StartTransfer::Return: return TransferType::Return;
+    case isa::StartTransfer::Indirect: return TransferType::Indirect;
+    case isa::StartTransfer::IndirectCall: return TransferType::IndirectCall;
+    case isa::StartTransfer::Fallthrough:
+    case isa::StartTransfer::BranchType: break;
+  }
+  return TransferType::Fallthrough;
+}
+
 void plan_block_start(const isa::FormInfo& form, FormPlan& plan) {
-  const std::string_view m = form.mnemonic;
-  const std::string_view text = form.asm_template;
   plan.op = Op::Start;
   plan.imm = -1;
   for (std::string_view name : {"simm25", "simm17", "simm12"}) {
     if (auto index = field(form, name); index >= 0) plan.imm = index;
   }
   plan.srcd = field(form, "uimm5");  // CALL / ICALL return offset
-  if (contains(m, ".FP")) plan.kind = BlockKind::Floating;
-  if (contains(m, ".SYS")) plan.kind = BlockKind::System;
-  if (m == "BSTART.CALL")
-    plan.transfer = TransferType::Call;
-  else if (m == "BSTART.ICALL")
-    plan.transfer = TransferType::IndirectCall;
-  else if (contains(text, " DIRECT"))
-    plan.transfer = TransferType::Direct;
-  else if (contains(text, " COND"))
-    plan.transfer = TransferType::Conditional;
-  else if (contains(text, " RET"))
-    plan.transfer = TransferType::Return;
-  else if (contains(text, " IND"))
-    plan.transfer = TransferType::Indirect;
-  plan.branch_type_field = field(form, "BrType") >= 0;
+  // Control starts by form (the generated table); tile starts by the word.
+  if (const isa::BlockStartInfo* start = isa::block_start_of(form)) {
+    plan.kind = block_kind(start->kind);
+    plan.transfer = transfer_type(start->transfer);
+    plan.branch_type_field = start->transfer == isa::StartTransfer::BranchType;
+  }
   plan.rd = field(form, "BrType");
   // Tile starts carry DataType; their class and function come from the word.
   plan.tile_start = field(form, "DataType") >= 0;
@@ -214,170 +225,177 @@ bool plan_compare(const isa::FormInfo& form, FormPlan& plan) {
 
 // The single-destination forms whose plan is the op and its kind.
 struct NamedOp {
-  std::string_view mnemonic;
+  ScalarForm form;
   Op op;
   BinaryKind binary;
   bool word;
 };
 static constexpr NamedOp kNamed[] = {
-    {"ADD", Op::Binary, BinaryKind::Add, false},
-    {"SUB", Op::Binary, BinaryKind::Sub, false},
-    {"AND", Op::Binary, BinaryKind::And, false},
-    {"OR", Op::Binary, BinaryKind::Or, false},
-    {"XOR", Op::Binary, BinaryKind::Xor, false},
-    {"ADDW", Op::Binary, BinaryKind::Add, true},
-    {"SUBW", Op::Binary, BinaryKind::Sub, true},
-    {"ANDW", Op::Binary, BinaryKind::And, true},
-    {"ORW", Op::Binary, BinaryKind::Or, true},
-    {"XORW", Op::Binary, BinaryKind::Xor, true},
-    {"ADDI", Op::BinaryImmediate, BinaryKind::Add, false},
-    {"SUBI", Op::BinaryImmediate, BinaryKind::Sub, false},
-    {"ANDI", Op::BinaryImmediate, BinaryKind::And, false},
-    {"ORI", Op::BinaryImmediate, BinaryKind::Or, false},
-    {"XORI", Op::BinaryImmediate, BinaryKind::Xor, false},
-    {"HL.ADDI", Op::BinaryImmediate, BinaryKind::Add, false},
-    {"HL.SUBI", Op::BinaryImmediate, BinaryKind::Sub, false},
-    {"HL.ANDI", Op::BinaryImmediate, BinaryKind::And, false},
-    {"HL.ORI", Op::BinaryImmediate, BinaryKind::Or, false},
-    {"HL.XORI", Op::BinaryImmediate, BinaryKind::Xor, false},
-    {"ADDIW", Op::BinaryImmediate, BinaryKind::Add, true},
-    {"SUBIW", Op::BinaryImmediate, BinaryKind::Sub, true},
-    {"ANDIW", Op::BinaryImmediate, BinaryKind::And, true},
-    {"ORIW", Op::BinaryImmediate, BinaryKind::Or, true},
-    {"XORIW", Op::BinaryImmediate, BinaryKind::Xor, true},
-    {"HL.ADDIW", Op::BinaryImmediate, BinaryKind::Add, true},
-    {"HL.SUBIW", Op::BinaryImmediate, BinaryKind::Sub, true},
-    {"HL.ANDIW", Op::BinaryImmediate, BinaryKind::And, true},
-    {"HL.ORIW", Op::BinaryImmediate, BinaryKind::Or, true},
-    {"HL.XORIW", Op::BinaryImmediate, BinaryKind::Xor, true},
-    {"SLLI", Op::BinaryImmediate, BinaryKind::Sll, false},
-    {"SRLI", Op::BinaryImmediate, BinaryKind::Srl, false},
-    {"SRAI", Op::BinaryImmediate, BinaryKind::Sra, false},
-    {"SLLIW", Op::BinaryImmediate, BinaryKind::Sll, true},
-    {"SRLIW", Op::BinaryImmediate, BinaryKind::Srl, true},
-    {"SRAIW", Op::BinaryImmediate, BinaryKind::Sra, true},
-    {"SLL", Op::RegisterBinary, BinaryKind::Sll, false},
-    {"SRL", Op::RegisterBinary, BinaryKind::Srl, false},
-    {"SRA", Op::RegisterBinary, BinaryKind::Sra, false},
-    {"SLLW", Op::RegisterBinary, BinaryKind::Sll, true},
-    {"SRLW", Op::RegisterBinary, BinaryKind::Srl, true},
-    {"SRAW", Op::RegisterBinary, BinaryKind::Sra, true},
-    {"MIN", Op::RegisterBinary, BinaryKind::Min, false},
-    {"MINU", Op::RegisterBinary, BinaryKind::Minu, false},
-    {"MAX", Op::RegisterBinary, BinaryKind::Max, false},
-    {"MAXU", Op::RegisterBinary, BinaryKind::Maxu, false},
-    {"MUL", Op::RegisterBinary, BinaryKind::Mul, false},
-    {"MULU", Op::RegisterBinary, BinaryKind::Mul, false},
+    {ScalarForm::kADD, Op::Binary, BinaryKind::Add, false},
+    {ScalarForm::kSUB, Op::Binary, BinaryKind::Sub, false},
+    {ScalarForm::kAND, Op::Binary, BinaryKind::And, false},
+    {ScalarForm::kOR, Op::Binary, BinaryKind::Or, false},
+    {ScalarForm::kXOR, Op::Binary, BinaryKind::Xor, false},
+    {ScalarForm::kADDW, Op::Binary, BinaryKind::Add, true},
+    {ScalarForm::kSUBW, Op::Binary, BinaryKind::Sub, true},
+    {ScalarForm::kANDW, Op::Binary, BinaryKind::And, true},
+    {ScalarForm::kORW, Op::Binary, BinaryKind::Or, true},
+    {ScalarForm::kXORW, Op::Binary, BinaryKind::Xor, true},
+    {ScalarForm::kADDI, Op::BinaryImmediate, BinaryKind::Add, false},
+    {ScalarForm::kSUBI, Op::BinaryImmediate, BinaryKind::Sub, false},
+    {ScalarForm::kANDI, Op::BinaryImmediate, BinaryKind::And, false},
+    {ScalarForm::kORI, Op::BinaryImmediate, BinaryKind::Or, false},
+    {ScalarForm::kXORI, Op::BinaryImmediate, BinaryKind::Xor, false},
+    {ScalarForm::kHL_ADDI, Op::BinaryImmediate, BinaryKind::Add, false},
+    {ScalarForm::kHL_SUBI, Op::BinaryImmediate, BinaryKind::Sub, false},
+    {ScalarForm::kHL_ANDI, Op::BinaryImmediate, BinaryKind::And, false},
+    {ScalarForm::kHL_ORI, Op::BinaryImmediate, BinaryKind::Or, false},
+    {ScalarForm::kHL_XORI, Op::BinaryImmediate, BinaryKind::Xor, false},
+    {ScalarForm::kADDIW, Op::BinaryImmediate, BinaryKind::Add, true},
+    {ScalarForm::kSUBIW, Op::BinaryImmediate, BinaryKind::Sub, true},
+    {ScalarForm::kANDIW, Op::BinaryImmediate, BinaryKind::And, true},
+    {ScalarForm::kORIW, Op::BinaryImmediate, BinaryKind::Or, true},
+    {ScalarForm::kXORIW, Op::BinaryImmediate, BinaryKind::Xor, true},
+    {ScalarForm::kHL_ADDIW, Op::BinaryImmediate, BinaryKind::Add, true},
+    {ScalarForm::kHL_SUBIW, Op::BinaryImmediate, BinaryKind::Sub, true},
+    {ScalarForm::kHL_ANDIW, Op::BinaryImmediate, BinaryKind::And, true},
+    {ScalarForm::kHL_ORIW, Op::BinaryImmediate, BinaryKind::Or, true},
+    {ScalarForm::kHL_XORIW, Op::BinaryImmediate, BinaryKind::Xor, true},
+    {ScalarForm::kSLLI, Op::BinaryImmediate, BinaryKind::Sll, false},
+    {ScalarForm::kSRLI, Op::BinaryImmediate, BinaryKind::Srl, false},
+    {ScalarForm::kSRAI, Op::BinaryImmediate, BinaryKind::Sra, false},
+    {ScalarForm::kSLLIW, Op::BinaryImmediate, BinaryKind::Sll, true},
+    {ScalarForm::kSRLIW, Op::BinaryImmediate, BinaryKind::Srl, true},
+    {ScalarForm::kSRAIW, Op::BinaryImmediate, BinaryKind::Sra, true},
+    {ScalarForm::kSLL, Op::RegisterBinary, BinaryKind::Sll, false},
+    {ScalarForm::kSRL, Op::RegisterBinary, BinaryKind::Srl, false},
+    {ScalarForm::kSRA, Op::RegisterBinary, BinaryKind::Sra, false},
+    {ScalarForm::kSLLW, Op::RegisterBinary, BinaryKind::Sll, true},
+    {ScalarForm::kSRLW, Op::RegisterBinary, BinaryKind::Srl, true},
+    {ScalarForm::kSRAW, Op::RegisterBinary, BinaryKind::Sra, true},
+    {ScalarForm::kMIN, Op::RegisterBinary, BinaryKind::Min, false},
+    {ScalarForm::kMINU, Op::RegisterBinary, BinaryKind::Minu, false},
+    {ScalarForm::kMAX, Op::RegisterBinary, BinaryKind::Max, false},
+    {ScalarForm::kMAXU, Op::RegisterBinary, BinaryKind::Maxu, false},
+    {ScalarForm::kMUL, Op::RegisterBinary, BinaryKind::Mul, false},
+    {ScalarForm::kMULU, Op::RegisterBinary, BinaryKind::Mul, false},
     // ScalarMultiplyW: both take the low 32 bits of the product.
-    {"MULW", Op::RegisterBinary, BinaryKind::Mul, true},
-    {"MULUW", Op::RegisterBinary, BinaryKind::Mul, true},
-    {"DIV", Op::RegisterBinary, BinaryKind::Div, false},
-    {"DIVU", Op::RegisterBinary, BinaryKind::Divu, false},
-    {"REM", Op::RegisterBinary, BinaryKind::Rem, false},
-    {"REMU", Op::RegisterBinary, BinaryKind::Remu, false},
-    {"DIVW", Op::RegisterBinary, BinaryKind::Div, true},
-    {"DIVUW", Op::RegisterBinary, BinaryKind::Divu, true},
-    {"REMW", Op::RegisterBinary, BinaryKind::Rem, true},
-    {"REMUW", Op::RegisterBinary, BinaryKind::Remu, true},
-    {"MADD", Op::MultiplyAdd, BinaryKind::Add, false},
-    {"MADDW", Op::MultiplyAdd, BinaryKind::Add, true},
-    {"HL.MIADD", Op::MultiplyAdd, BinaryKind::Add, false},
-    {"HL.MISUB", Op::MultiplyAdd, BinaryKind::Sub, false},
-    {"C.ADD", Op::CompressedBinary, BinaryKind::Add, false},
-    {"C.SUB", Op::CompressedBinary, BinaryKind::Sub, false},
-    {"C.AND", Op::CompressedBinary, BinaryKind::And, false},
-    {"C.OR", Op::CompressedBinary, BinaryKind::Or, false},
-    {"C.ADDI", Op::CompressedBinary, BinaryKind::Add, false},
-    {"C.SLLI", Op::CompressedBinary, BinaryKind::Sll, false},
-    {"C.SRLI", Op::CompressedBinary, BinaryKind::Srl, false},
-    {"C.MOVR", Op::Move, BinaryKind::Add, false},
-    {"ADDTPC", Op::AddToPc, BinaryKind::Add, false},
-    {"HL.ADDTPC", Op::AddToPc, BinaryKind::Add, false},
-    {"CSEL", Op::Select, BinaryKind::Add, false},
-    {"J", Op::Jump, BinaryKind::Add, false},
-    {"JR", Op::JumpRegister, BinaryKind::Add, false},
-    {"SETRET", Op::SetReturn, BinaryKind::Add, false},
-    {"C.SETRET", Op::SetReturn, BinaryKind::Add, false},
-    {"HL.SETRET", Op::SetReturn, BinaryKind::Add, false},
-    {"SSRGET", Op::SystemRegisterGet, BinaryKind::Add, false},
-    {"HL.SSRGET", Op::SystemRegisterGet, BinaryKind::Add, false},
-    {"SSRSET", Op::SystemRegisterSet, BinaryKind::Add, false},
-    {"HL.SSRSET", Op::SystemRegisterSet, BinaryKind::Add, false},
-    {"FENCE.D", Op::Fence, BinaryKind::Add, false},
-    {"FENCE.I", Op::Fence, BinaryKind::Add, false},
-    {"EBREAK", Op::Breakpoint, BinaryKind::Add, false},
-    {"C.EBREAK", Op::Breakpoint, BinaryKind::Add, false},
-    {"ASSERT", Op::Assert, BinaryKind::Add, false},
-    {"ACRE", Op::EnterRequest, BinaryKind::Add, false},
-    {"ACRC", Op::CloseRequest, BinaryKind::Add, false},
-    {"C.SSRGET", Op::SystemRegisterGet, BinaryKind::Add, false},
-    {"SSRSWAP", Op::SystemRegisterSwap, BinaryKind::Add, false},
-    {"LSRGET", Op::LocalStateGet, BinaryKind::Add, false},
-    {"BC.IALL", Op::CacheMaintenance, BinaryKind::Add, false},
-    {"BC.IVA", Op::CacheMaintenance, BinaryKind::Add, false},
-    {"DC.CISW", Op::CacheMaintenance, BinaryKind::Add, false},
-    {"DC.CIVA", Op::CacheMaintenance, BinaryKind::Add, false},
-    {"DC.CSW", Op::CacheMaintenance, BinaryKind::Add, false},
-    {"DC.CVA", Op::CacheMaintenance, BinaryKind::Add, false},
-    {"DC.IALL", Op::CacheMaintenance, BinaryKind::Add, false},
-    {"DC.ISW", Op::CacheMaintenance, BinaryKind::Add, false},
-    {"DC.IVA", Op::CacheMaintenance, BinaryKind::Add, false},
-    {"DC.ZVA", Op::CacheMaintenance, BinaryKind::Add, false},
-    {"IC.IALL", Op::CacheMaintenance, BinaryKind::Add, false},
-    {"IC.IVA", Op::CacheMaintenance, BinaryKind::Add, false},
-    {"TLB.IV", Op::TlbInvalidateAddress, BinaryKind::Add, false},
-    {"TLB.IAV", Op::TlbInvalidateAddress, BinaryKind::Add, false},
-    {"TLB.IA", Op::TlbInvalidateAsid, BinaryKind::Add, false},
-    {"TLB.IALL", Op::TlbInvalidateAll, BinaryKind::Add, false},
-    {"BSE", Op::ControlRequest, BinaryKind::Add, false},
-    {"BWE", Op::ControlRequest, BinaryKind::Add, false},
-    {"BWI", Op::ControlRequest, BinaryKind::Add, false},
-    {"BWT", Op::ControlRequest, BinaryKind::Add, false},
+    {ScalarForm::kMULW, Op::RegisterBinary, BinaryKind::Mul, true},
+    {ScalarForm::kMULUW, Op::RegisterBinary, BinaryKind::Mul, true},
+    {ScalarForm::kDIV, Op::RegisterBinary, BinaryKind::Div, false},
+    {ScalarForm::kDIVU, Op::RegisterBinary, BinaryKind::Divu, false},
+    {ScalarForm::kREM, Op::RegisterBinary, BinaryKind::Rem, false},
+    {ScalarForm::kREMU, Op::RegisterBinary, BinaryKind::Remu, false},
+    {ScalarForm::kDIVW, Op::RegisterBinary, BinaryKind::Div, true},
+    {ScalarForm::kDIVUW, Op::RegisterBinary, BinaryKind::Divu, true},
+    {ScalarForm::kREMW, Op::RegisterBinary, BinaryKind::Rem, true},
+    {ScalarForm::kREMUW, Op::RegisterBinary, BinaryKind::Remu, true},
+    {ScalarForm::kMADD, Op::MultiplyAdd, BinaryKind::Add, false},
+    {ScalarForm::kMADDW, Op::MultiplyAdd, BinaryKind::Add, true},
+    {ScalarForm::kHL_MIADD, Op::MultiplyAdd, BinaryKind::Add, false},
+    {ScalarForm::kHL_MISUB, Op::MultiplyAdd, BinaryKind::Sub, false},
+    {ScalarForm::kC_ADD, Op::CompressedBinary, BinaryKind::Add, false},
+    {ScalarForm::kC_SUB, Op::CompressedBinary, BinaryKind::Sub, false},
+    {ScalarForm::kC_AND, Op::CompressedBinary, BinaryKind::And, false},
+    {ScalarForm::kC_OR, Op::CompressedBinary, BinaryKind::Or, false},
+    {ScalarForm::kC_ADDI, Op::CompressedBinary, BinaryKind::Add, false},
+    {ScalarForm::kC_SLLI, Op::CompressedBinary, BinaryKind::Sll, false},
+    {ScalarForm::kC_SRLI, Op::CompressedBinary, BinaryKind::Srl, false},
+    {ScalarForm::kC_MOVR, Op::Move, BinaryKind::Add, false},
+    {ScalarForm::kADDTPC, Op::AddToPc, BinaryKind::Add, false},
+    {ScalarForm::kHL_ADDTPC, Op::AddToPc, BinaryKind::Add, false},
+    {ScalarForm::kCSEL, Op::Select, BinaryKind::Add, false},
+    {ScalarForm::kJ, Op::Jump, BinaryKind::Add, false},
+    {ScalarForm::kJR, Op::JumpRegister, BinaryKind::Add, false},
+    {ScalarForm::kSETRET, Op::SetReturn, BinaryKind::Add, false},
+    {ScalarForm::kC_SETRET, Op::SetReturn, BinaryKind::Add, false},
+    {ScalarForm::kHL_SETRET, Op::SetReturn, BinaryKind::Add, false},
+    {ScalarForm::kSSRGET, Op::SystemRegisterGet, BinaryKind::Add, false},
+    {ScalarForm::kHL_SSRGET, Op::SystemRegisterGet, BinaryKind::Add, false},
+    {ScalarForm::kSSRSET, Op::SystemRegisterSet, BinaryKind::Add, false},
+    {ScalarForm::kHL_SSRSET, Op::SystemRegisterSet, BinaryKind::Add, false},
+    {ScalarForm::kFENCE_D, Op::Fence, BinaryKind::Add, false},
+    {ScalarForm::kFENCE_I, Op::Fence, BinaryKind::Add, false},
+    {ScalarForm::kEBREAK, Op::Breakpoint, BinaryKind::Add, false},
+    {ScalarForm::kC_EBREAK, Op::Breakpoint, BinaryKind::Add, false},
+    {ScalarForm::kASSERT, Op::Assert, BinaryKind::Add, false},
+    {ScalarForm::kACRE, Op::EnterRequest, BinaryKind::Add, false},
+    {ScalarForm::kACRC, Op::CloseRequest, BinaryKind::Add, false},
+    {ScalarForm::kC_SSRGET, Op::SystemRegisterGet, BinaryKind::Add, false},
+    {ScalarForm::kSSRSWAP, Op::SystemRegisterSwap, BinaryKind::Add, false},
+    {ScalarForm::kLSRGET, Op::LocalStateGet, BinaryKind::Add, false},
+    {ScalarForm::kBC_IALL, Op::CacheMaintenance, BinaryKind::Add, false},
+    {ScalarForm::kBC_IVA, Op::CacheMaintenance, BinaryKind::Add, false},
+    {ScalarForm::kDC_CISW, Op::CacheMaintenance, BinaryKind::Add, false},
+    {ScalarForm::kDC_CIVA, Op::CacheMaintenance, BinaryKind::Add, false},
+    {ScalarForm::kDC_CSW, Op::CacheMaintenance, BinaryKind::Add, false},
+    {ScalarForm::kDC_CVA, Op::CacheMaintenance, BinaryKind::Add, false},
+    {ScalarForm::kDC_IALL, Op::CacheMaintenance, BinaryKind::Add, false},
+    {ScalarForm::kDC_ISW, Op::CacheMaintenance, BinaryKind::Add, false},
+    {ScalarForm::kDC_IVA, Op::CacheMaintenance, BinaryKind::Add, false},
+    {ScalarForm::kDC_ZVA, Op::CacheMaintenance, BinaryKind::Add, false},
+    {ScalarForm::kIC_IALL, Op::CacheMaintenance, BinaryKind::Add, false},
+    {ScalarForm::kIC_IVA, Op::CacheMaintenance, BinaryKind::Add, false},
+    {ScalarForm::kTLB_IV, Op::TlbInvalidateAddress, BinaryKind::Add, false},
+    {ScalarForm::kTLB_IAV, Op::TlbInvalidateAddress, BinaryKind::Add, false},
+    {ScalarForm::kTLB_IA, Op::TlbInvalidateAsid, BinaryKind::Add, false},
+    {ScalarForm::kTLB_IALL, Op::TlbInvalidateAll, BinaryKind::Add, false},
+    {ScalarForm::kBSE, Op::ControlRequest, BinaryKind::Add, false},
+    {ScalarForm::kBWE, Op::ControlRequest, BinaryKind::Add, false},
+    {ScalarForm::kBWI, Op::ControlRequest, BinaryKind::Add, false},
+    {ScalarForm::kBWT, Op::ControlRequest, BinaryKind::Add, false},
 };
 
 // The two-destination ALU forms (RegDst0, RegDst1).
 struct NamedPair {
-  std::string_view mnemonic;
+  ScalarForm form;
   PairKind kind;
   bool word;
 };
 static constexpr NamedPair kPairs[] = {
-    {"HL.MUL", PairKind::Multiply, false},     {"HL.MULU", PairKind::MultiplyUnsigned, false},
-    {"HL.MADD", PairKind::MultiplyAdd, false}, {"HL.MADDW", PairKind::MultiplyAdd, true},
-    {"HL.DIV", PairKind::Divide, false},       {"HL.DIVU", PairKind::DivideUnsigned, false},
-    {"HL.DIVW", PairKind::Divide, true},       {"HL.DIVUW", PairKind::DivideUnsigned, true},
-    {"HL.REM", PairKind::Remainder, false},    {"HL.REMU", PairKind::RemainderUnsigned, false},
-    {"HL.REMW", PairKind::Remainder, true},    {"HL.REMUW", PairKind::RemainderUnsigned, true},
-    {"HL.CCAT", PairKind::Concatenate, false}, {"HL.CCATW", PairKind::Concatenate, true},
+    {ScalarForm::kHL_MUL, PairKind::Multiply, false},
+    {ScalarForm::kHL_MULU, PairKind::MultiplyUnsigned, false},
+    {ScalarForm::kHL_MADD, PairKind::MultiplyAdd, false},
+    {ScalarForm::kHL_MADDW, PairKind::MultiplyAdd, true},
+    {ScalarForm::kHL_DIV, PairKind::Divide, false},
+    {ScalarForm::kHL_DIVU, PairKind::DivideUnsigned, false},
+    {ScalarForm::kHL_DIVW, PairKind::Divide, true},
+    {ScalarForm::kHL_DIVUW, PairKind::DivideUnsigned, true},
+    {ScalarForm::kHL_REM, PairKind::Remainder, false},
+    {ScalarForm::kHL_REMU, PairKind::RemainderUnsigned, false},
+    {ScalarForm::kHL_REMW, PairKind::Remainder, true},
+    {ScalarForm::kHL_REMUW, PairKind::RemainderUnsigned, true},
+    {ScalarForm::kHL_CCAT, PairKind::Concatenate, false},
+    {ScalarForm::kHL_CCATW, PairKind::Concatenate, true},
 };
 
 // The bit-field forms and their fixed widths.
 struct NamedBitfield {
-  std::string_view mnemonic;
+  ScalarForm form;
   BitfieldKind kind;
   std::uint8_t fixed_width;  // C.SEXT / C.ZEXT: no imml, result to t
 };
 static constexpr NamedBitfield kBitfields[] = {
-    {"BXS", BitfieldKind::ExtractSigned, 0},
-    {"BXU", BitfieldKind::ExtractUnsigned, 0},
-    {"CLZ", BitfieldKind::CountLeading, 0},
-    {"CTZ", BitfieldKind::CountTrailing, 0},
-    {"BCNT", BitfieldKind::Population, 0},
-    {"BIC", BitfieldKind::Clear, 0},
-    {"BIS", BitfieldKind::Set, 0},
-    {"REV", BitfieldKind::ReverseBytes, 0},
-    {"HL.BFI", BitfieldKind::Insert, 0},
-    {"C.SEXT.B", BitfieldKind::ExtractSigned, 8},
-    {"C.SEXT.H", BitfieldKind::ExtractSigned, 16},
-    {"C.SEXT.W", BitfieldKind::ExtractSigned, 32},
-    {"C.ZEXT.B", BitfieldKind::ExtractUnsigned, 8},
-    {"C.ZEXT.H", BitfieldKind::ExtractUnsigned, 16},
-    {"C.ZEXT.W", BitfieldKind::ExtractUnsigned, 32},
+    {ScalarForm::kBXS, BitfieldKind::ExtractSigned, 0},
+    {ScalarForm::kBXU, BitfieldKind::ExtractUnsigned, 0},
+    {ScalarForm::kCLZ, BitfieldKind::CountLeading, 0},
+    {ScalarForm::kCTZ, BitfieldKind::CountTrailing, 0},
+    {ScalarForm::kBCNT, BitfieldKind::Population, 0},
+    {ScalarForm::kBIC, BitfieldKind::Clear, 0},
+    {ScalarForm::kBIS, BitfieldKind::Set, 0},
+    {ScalarForm::kREV, BitfieldKind::ReverseBytes, 0},
+    {ScalarForm::kHL_BFI, BitfieldKind::Insert, 0},
+    {ScalarForm::kC_SEXT_B, BitfieldKind::ExtractSigned, 8},
+    {ScalarForm::kC_SEXT_H, BitfieldKind::ExtractSigned, 16},
+    {ScalarForm::kC_SEXT_W, BitfieldKind::ExtractSigned, 32},
+    {ScalarForm::kC_ZEXT_B, BitfieldKind::ExtractUnsigned, 8},
+    {ScalarForm::kC_ZEXT_H, BitfieldKind::ExtractUnsigned, 16},
+    {ScalarForm::kC_ZEXT_W, BitfieldKind::ExtractUnsigned, 32},
 };
 
 // The FSU forms (asl/scalar/model/dispatch/fsu.asl).
 struct NamedFloat {
-  std::string_view mnemonic;
+  ScalarForm form;
   FloatOp op;
   bool signalling;
   numeric::RoundingMode fixed;  // ScalarFPFixedConversionRoundingMode
@@ -385,125 +403,126 @@ struct NamedFloat {
 // The forms without a fixed mode round by CORE_STATE[39:37].
 constexpr numeric::RoundingMode kActive = numeric::RoundingMode::None;
 static constexpr NamedFloat kFloats[] = {
-    {"FABS", FloatOp::Abs, false, kActive},
-    {"FEXP", FloatOp::Exp, false, kActive},
-    {"FRECIP", FloatOp::Reciprocal, false, kActive},
-    {"FSQRT", FloatOp::Sqrt, false, kActive},
-    {"FADD", FloatOp::Add, false, kActive},
-    {"FSUB", FloatOp::Sub, false, kActive},
-    {"FMUL", FloatOp::Mul, false, kActive},
-    {"FDIV", FloatOp::Div, false, kActive},
-    {"FMIN", FloatOp::Min, false, kActive},
-    {"FMAX", FloatOp::Max, false, kActive},
-    {"FEQ", FloatOp::Equal, false, kActive},
-    {"FEQS", FloatOp::Equal, true, kActive},
-    {"FNE", FloatOp::NotEqual, false, kActive},
-    {"FNES", FloatOp::NotEqual, true, kActive},
-    {"FLT", FloatOp::Less, false, kActive},
-    {"FLTS", FloatOp::Less, true, kActive},
-    {"FGE", FloatOp::GreaterEqual, false, kActive},
-    {"FGES", FloatOp::GreaterEqual, true, kActive},
-    {"FMADD", FloatOp::MulAdd, false, kActive},
-    {"FMSUB", FloatOp::MulSub, false, kActive},
-    {"FNMADD", FloatOp::NegMulAdd, false, kActive},
-    {"FNMSUB", FloatOp::NegMulSub, false, kActive},
-    {"FCVT", FloatOp::Convert, false, kActive},
-    {"FCVTA", FloatOp::ConvertToInteger, false, numeric::RoundingMode::RNA},
-    {"FCVTM", FloatOp::ConvertToInteger, false, numeric::RoundingMode::RDN},
-    {"FCVTN", FloatOp::ConvertToInteger, false, numeric::RoundingMode::RNE},
-    {"FCVTP", FloatOp::ConvertToInteger, false, numeric::RoundingMode::RUP},
-    {"FCVTZ", FloatOp::ConvertToInteger, false, numeric::RoundingMode::RTZ},
-    {"SCVTF", FloatOp::SignedToFloat, false, kActive},
-    {"UCVTF", FloatOp::UnsignedToFloat, false, kActive},
+    {ScalarForm::kFABS, FloatOp::Abs, false, kActive},
+    {ScalarForm::kFEXP, FloatOp::Exp, false, kActive},
+    {ScalarForm::kFRECIP, FloatOp::Reciprocal, false, kActive},
+    {ScalarForm::kFSQRT, FloatOp::Sqrt, false, kActive},
+    {ScalarForm::kFADD, FloatOp::Add, false, kActive},
+    {ScalarForm::kFSUB, FloatOp::Sub, false, kActive},
+    {ScalarForm::kFMUL, FloatOp::Mul, false, kActive},
+    {ScalarForm::kFDIV, FloatOp::Div, false, kActive},
+    {ScalarForm::kFMIN, FloatOp::Min, false, kActive},
+    {ScalarForm::kFMAX, FloatOp::Max, false, kActive},
+    {ScalarForm::kFEQ, FloatOp::Equal, false, kActive},
+    {ScalarForm::kFEQS, FloatOp::Equal, true, kActive},
+    {ScalarForm::kFNE, FloatOp::NotEqual, false, kActive},
+    {ScalarForm::kFNES, FloatOp::NotEqual, true, kActive},
+    {ScalarForm::kFLT, FloatOp::Less, false, kActive},
+    {ScalarForm::kFLTS, FloatOp::Less, true, kActive},
+    {ScalarForm::kFGE, FloatOp::GreaterEqual, false, kActive},
+    {ScalarForm::kFGES, FloatOp::GreaterEqual, true, kActive},
+    {ScalarForm::kFMADD, FloatOp::MulAdd, false, kActive},
+    {ScalarForm::kFMSUB, FloatOp::MulSub, false, kActive},
+    {ScalarForm::kFNMADD, FloatOp::NegMulAdd, false, kActive},
+    {ScalarForm::kFNMSUB, FloatOp::NegMulSub, false, kActive},
+    {ScalarForm::kFCVT, FloatOp::Convert, false, kActive},
+    {ScalarForm::kFCVTA, FloatOp::ConvertToInteger, false, numeric::RoundingMode::RNA},
+    {ScalarForm::kFCVTM, FloatOp::ConvertToInteger, false, numeric::RoundingMode::RDN},
+    {ScalarForm::kFCVTN, FloatOp::ConvertToInteger, false, numeric::RoundingMode::RNE},
+    {ScalarForm::kFCVTP, FloatOp::ConvertToInteger, false, numeric::RoundingMode::RUP},
+    {ScalarForm::kFCVTZ, FloatOp::ConvertToInteger, false, numeric::RoundingMode::RTZ},
+    {ScalarForm::kSCVTF, FloatOp::SignedToFloat, false, kActive},
+    {ScalarForm::kUCVTF, FloatOp::UnsignedToFloat, false, kActive},
 };
 
 // The AMO forms (asl/scalar/model/dispatch/amo.asl) and their access sizes;
 // SW.*/SD.* have no RegDst, so they return nothing.
 struct NamedAtomic {
-  std::string_view mnemonic;
+  ScalarForm form;
   AtomicKind kind;
   AtomicOp op;
   std::uint8_t size;
 };
 static constexpr NamedAtomic kAtomics[] = {
-    {"LR.B", AtomicKind::LoadReserved, AtomicOp::Swap, 1},
-    {"LR.H", AtomicKind::LoadReserved, AtomicOp::Swap, 2},
-    {"LR.W", AtomicKind::LoadReserved, AtomicOp::Swap, 4},
-    {"LR.D", AtomicKind::LoadReserved, AtomicOp::Swap, 8},
-    {"SC.B", AtomicKind::StoreConditional, AtomicOp::Swap, 1},
-    {"SC.H", AtomicKind::StoreConditional, AtomicOp::Swap, 2},
-    {"SC.W", AtomicKind::StoreConditional, AtomicOp::Swap, 4},
-    {"SC.D", AtomicKind::StoreConditional, AtomicOp::Swap, 8},
-    {"SWAPB", AtomicKind::ReadModifyWrite, AtomicOp::Swap, 1},
-    {"SWAPH", AtomicKind::ReadModifyWrite, AtomicOp::Swap, 2},
-    {"SWAPW", AtomicKind::ReadModifyWrite, AtomicOp::Swap, 4},
-    {"SWAPD", AtomicKind::ReadModifyWrite, AtomicOp::Swap, 8},
-    {"LW.ADD", AtomicKind::ReadModifyWrite, AtomicOp::Add, 4},
-    {"LW.AND", AtomicKind::ReadModifyWrite, AtomicOp::And, 4},
-    {"LW.OR", AtomicKind::ReadModifyWrite, AtomicOp::Or, 4},
-    {"LW.XOR", AtomicKind::ReadModifyWrite, AtomicOp::Xor, 4},
-    {"LW.SMIN", AtomicKind::ReadModifyWrite, AtomicOp::SignedMin, 4},
-    {"LW.SMAX", AtomicKind::ReadModifyWrite, AtomicOp::SignedMax, 4},
-    {"LW.UMIN", AtomicKind::ReadModifyWrite, AtomicOp::UnsignedMin, 4},
-    {"LW.UMAX", AtomicKind::ReadModifyWrite, AtomicOp::UnsignedMax, 4},
-    {"LD.ADD", AtomicKind::ReadModifyWrite, AtomicOp::Add, 8},
-    {"LD.AND", AtomicKind::ReadModifyWrite, AtomicOp::And, 8},
-    {"LD.OR", AtomicKind::ReadModifyWrite, AtomicOp::Or, 8},
-    {"LD.XOR", AtomicKind::ReadModifyWrite, AtomicOp::Xor, 8},
-    {"LD.SMIN", AtomicKind::ReadModifyWrite, AtomicOp::SignedMin, 8},
-    {"LD.SMAX", AtomicKind::ReadModifyWrite, AtomicOp::SignedMax, 8},
-    {"LD.UMIN", AtomicKind::ReadModifyWrite, AtomicOp::UnsignedMin, 8},
-    {"LD.UMAX", AtomicKind::ReadModifyWrite, AtomicOp::UnsignedMax, 8},
-    {"SW.ADD", AtomicKind::ReadModifyWrite, AtomicOp::Add, 4},
-    {"SW.AND", AtomicKind::ReadModifyWrite, AtomicOp::And, 4},
-    {"SW.OR", AtomicKind::ReadModifyWrite, AtomicOp::Or, 4},
-    {"SW.XOR", AtomicKind::ReadModifyWrite, AtomicOp::Xor, 4},
-    {"SW.SMIN", AtomicKind::ReadModifyWrite, AtomicOp::SignedMin, 4},
-    {"SW.SMAX", AtomicKind::ReadModifyWrite, AtomicOp::SignedMax, 4},
-    {"SW.UMIN", AtomicKind::ReadModifyWrite, AtomicOp::UnsignedMin, 4},
-    {"SW.UMAX", AtomicKind::ReadModifyWrite, AtomicOp::UnsignedMax, 4},
-    {"SD.ADD", AtomicKind::ReadModifyWrite, AtomicOp::Add, 8},
-    {"SD.AND", AtomicKind::ReadModifyWrite, AtomicOp::And, 8},
-    {"SD.OR", AtomicKind::ReadModifyWrite, AtomicOp::Or, 8},
-    {"SD.XOR", AtomicKind::ReadModifyWrite, AtomicOp::Xor, 8},
-    {"SD.SMIN", AtomicKind::ReadModifyWrite, AtomicOp::SignedMin, 8},
-    {"SD.SMAX", AtomicKind::ReadModifyWrite, AtomicOp::SignedMax, 8},
-    {"SD.UMIN", AtomicKind::ReadModifyWrite, AtomicOp::UnsignedMin, 8},
-    {"SD.UMAX", AtomicKind::ReadModifyWrite, AtomicOp::UnsignedMax, 8},
-    {"CASB", AtomicKind::CompareAndSwap, AtomicOp::Swap, 1},
-    {"HL.CASB", AtomicKind::CompareAndSwap, AtomicOp::Swap, 1},
-    {"CASH", AtomicKind::CompareAndSwap, AtomicOp::Swap, 2},
-    {"HL.CASH", AtomicKind::CompareAndSwap, AtomicOp::Swap, 2},
-    {"CASW", AtomicKind::CompareAndSwap, AtomicOp::Swap, 4},
-    {"HL.CASW", AtomicKind::CompareAndSwap, AtomicOp::Swap, 4},
-    {"CASD", AtomicKind::CompareAndSwap, AtomicOp::Swap, 8},
-    {"HL.CASD", AtomicKind::CompareAndSwap, AtomicOp::Swap, 8},
-    {"DMA", AtomicKind::Copy64, AtomicOp::Swap, 64},
+    {ScalarForm::kLR_B, AtomicKind::LoadReserved, AtomicOp::Swap, 1},
+    {ScalarForm::kLR_H, AtomicKind::LoadReserved, AtomicOp::Swap, 2},
+    {ScalarForm::kLR_W, AtomicKind::LoadReserved, AtomicOp::Swap, 4},
+    {ScalarForm::kLR_D, AtomicKind::LoadReserved, AtomicOp::Swap, 8},
+    {ScalarForm::kSC_B, AtomicKind::StoreConditional, AtomicOp::Swap, 1},
+    {ScalarForm::kSC_H, AtomicKind::StoreConditional, AtomicOp::Swap, 2},
+    {ScalarForm::kSC_W, AtomicKind::StoreConditional, AtomicOp::Swap, 4},
+    {ScalarForm::kSC_D, AtomicKind::StoreConditional, AtomicOp::Swap, 8},
+    {ScalarForm::kSWAPB, AtomicKind::ReadModifyWrite, AtomicOp::Swap, 1},
+    {ScalarForm::kSWAPH, AtomicKind::ReadModifyWrite, AtomicOp::Swap, 2},
+    {ScalarForm::kSWAPW, AtomicKind::ReadModifyWrite, AtomicOp::Swap, 4},
+    {ScalarForm::kSWAPD, AtomicKind::ReadModifyWrite, AtomicOp::Swap, 8},
+    {ScalarForm::kLW_ADD, AtomicKind::ReadModifyWrite, AtomicOp::Add, 4},
+    {ScalarForm::kLW_AND, AtomicKind::ReadModifyWrite, AtomicOp::And, 4},
+    {ScalarForm::kLW_OR, AtomicKind::ReadModifyWrite, AtomicOp::Or, 4},
+    {ScalarForm::kLW_XOR, AtomicKind::ReadModifyWrite, AtomicOp::Xor, 4},
+    {ScalarForm::kLW_SMIN, AtomicKind::ReadModifyWrite, AtomicOp::SignedMin, 4},
+    {ScalarForm::kLW_SMAX, AtomicKind::ReadModifyWrite, AtomicOp::SignedMax, 4},
+    {ScalarForm::kLW_UMIN, AtomicKind::ReadModifyWrite, AtomicOp::UnsignedMin, 4},
+    {ScalarForm::kLW_UMAX, AtomicKind::ReadModifyWrite, AtomicOp::UnsignedMax, 4},
+    {ScalarForm::kLD_ADD, AtomicKind::ReadModifyWrite, AtomicOp::Add, 8},
+    {ScalarForm::kLD_AND, AtomicKind::ReadModifyWrite, AtomicOp::And, 8},
+    {ScalarForm::kLD_OR, AtomicKind::ReadModifyWrite, AtomicOp::Or, 8},
+    {ScalarForm::kLD_XOR, AtomicKind::ReadModifyWrite, AtomicOp::Xor, 8},
+    {ScalarForm::kLD_SMIN, AtomicKind::ReadModifyWrite, AtomicOp::SignedMin, 8},
+    {ScalarForm::kLD_SMAX, AtomicKind::ReadModifyWrite, AtomicOp::SignedMax, 8},
+    {ScalarForm::kLD_UMIN, AtomicKind::ReadModifyWrite, AtomicOp::UnsignedMin, 8},
+    {ScalarForm::kLD_UMAX, AtomicKind::ReadModifyWrite, AtomicOp::UnsignedMax, 8},
+    {ScalarForm::kSW_ADD, AtomicKind::ReadModifyWrite, AtomicOp::Add, 4},
+    {ScalarForm::kSW_AND, AtomicKind::ReadModifyWrite, AtomicOp::And, 4},
+    {ScalarForm::kSW_OR, AtomicKind::ReadModifyWrite, AtomicOp::Or, 4},
+    {ScalarForm::kSW_XOR, AtomicKind::ReadModifyWrite, AtomicOp::Xor, 4},
+    {ScalarForm::kSW_SMIN, AtomicKind::ReadModifyWrite, AtomicOp::SignedMin, 4},
+    {ScalarForm::kSW_SMAX, AtomicKind::ReadModifyWrite, AtomicOp::SignedMax, 4},
+    {ScalarForm::kSW_UMIN, AtomicKind::ReadModifyWrite, AtomicOp::UnsignedMin, 4},
+    {ScalarForm::kSW_UMAX, AtomicKind::ReadModifyWrite, AtomicOp::UnsignedMax, 4},
+    {ScalarForm::kSD_ADD, AtomicKind::ReadModifyWrite, AtomicOp::Add, 8},
+    {ScalarForm::kSD_AND, AtomicKind::ReadModifyWrite, AtomicOp::And, 8},
+    {ScalarForm::kSD_OR, AtomicKind::ReadModifyWrite, AtomicOp::Or, 8},
+    {ScalarForm::kSD_XOR, AtomicKind::ReadModifyWrite, AtomicOp::Xor, 8},
+    {ScalarForm::kSD_SMIN, AtomicKind::ReadModifyWrite, AtomicOp::SignedMin, 8},
+    {ScalarForm::kSD_SMAX, AtomicKind::ReadModifyWrite, AtomicOp::SignedMax, 8},
+    {ScalarForm::kSD_UMIN, AtomicKind::ReadModifyWrite, AtomicOp::UnsignedMin, 8},
+    {ScalarForm::kSD_UMAX, AtomicKind::ReadModifyWrite, AtomicOp::UnsignedMax, 8},
+    {ScalarForm::kCASB, AtomicKind::CompareAndSwap, AtomicOp::Swap, 1},
+    {ScalarForm::kHL_CASB, AtomicKind::CompareAndSwap, AtomicOp::Swap, 1},
+    {ScalarForm::kCASH, AtomicKind::CompareAndSwap, AtomicOp::Swap, 2},
+    {ScalarForm::kHL_CASH, AtomicKind::CompareAndSwap, AtomicOp::Swap, 2},
+    {ScalarForm::kCASW, AtomicKind::CompareAndSwap, AtomicOp::Swap, 4},
+    {ScalarForm::kHL_CASW, AtomicKind::CompareAndSwap, AtomicOp::Swap, 4},
+    {ScalarForm::kCASD, AtomicKind::CompareAndSwap, AtomicOp::Swap, 8},
+    {ScalarForm::kHL_CASD, AtomicKind::CompareAndSwap, AtomicOp::Swap, 8},
+    {ScalarForm::kDMA, AtomicKind::Copy64, AtomicOp::Swap, 64},
 };
 
-// The row of a mnemonic-keyed table, or nullptr.
+// The row of a form-keyed table, or nullptr.
 template <class Row, std::size_t N>
-const Row* find_row(const Row (&table)[N], std::string_view mnemonic) {
+const Row* find_row(const Row (&table)[N], const isa::FormInfo& form) {
+  const ScalarForm id = isa::scalar_form_id(form);
   for (const Row& row : table) {
-    if (row.mnemonic == mnemonic) return &row;
+    if (row.form == id) return &row;
   }
   return nullptr;
 }
 
 // The single-destination forms whose plan is the op and its kind.
 bool plan_named(const isa::FormInfo& form, FormPlan& plan) {
-  const std::string_view m = form.mnemonic;
-  const NamedOp* named = find_row(kNamed, m);
+  const ScalarForm id = isa::scalar_form_id(form);
+  const NamedOp* named = find_row(kNamed, form);
   if (named == nullptr) return false;
   plan.op = named->op;
   plan.binary = named->binary;
   plan.word = named->word;
   if (plan.op == Op::BinaryImmediate && plan.imm < 0) plan.imm = plan.shamt;  // shifts by shamt
-  if (m == "C.SLLI" || m == "C.SRLI") plan.implicit_srcl = kFirstT;
+  if (id == ScalarForm::kC_SLLI || id == ScalarForm::kC_SRLI) plan.implicit_srcl = kFirstT;
   if (field(form, "imm32") >= 0) plan.imm_bits = 32;  // HL.ADDTPC, HL.SETRET
   if (plan.op == Op::SystemRegisterGet || plan.op == Op::SystemRegisterSet ||
       plan.op == Op::SystemRegisterSwap) {
-    plan.imm = field(form, form.mnemonic == "C.SSRGET" ? "SSRID" : "SSR_ID");
+    plan.imm = field(form, id == ScalarForm::kC_SSRGET ? "SSRID" : "SSR_ID");
     if (plan.rd < 0) plan.implicit_rd = kPushT;  // C.SSRGET -> t
   }
   if (plan.op == Op::LocalStateGet) plan.imm = field(form, "LSR_ID");
@@ -514,7 +533,7 @@ bool plan_named(const isa::FormInfo& form, FormPlan& plan) {
 
 // The two-destination ALU forms (RegDst0, RegDst1).
 bool plan_pair(const isa::FormInfo& form, FormPlan& plan) {
-  const NamedPair* named = find_row(kPairs, form.mnemonic);
+  const NamedPair* named = find_row(kPairs, form);
   if (named == nullptr) return false;
   plan.op = Op::Pair;
   plan.pair = named->kind;
@@ -527,7 +546,7 @@ bool plan_pair(const isa::FormInfo& form, FormPlan& plan) {
 // The bit-field forms: imm holds the width field (imml, or HL.BFI's first bit
 // immr), shamt the offset (imms, REV's immr, HL.BFI's last bit imms).
 bool plan_bitfield(const isa::FormInfo& form, FormPlan& plan) {
-  const NamedBitfield* named = find_row(kBitfields, form.mnemonic);
+  const NamedBitfield* named = find_row(kBitfields, form);
   if (named == nullptr) return false;
   plan.op = Op::Bitfield;
   plan.bitfield = named->kind;
@@ -542,7 +561,7 @@ bool plan_bitfield(const isa::FormInfo& form, FormPlan& plan) {
 
 // The FSU forms: SrcType, DstType and the fused addend SrcA.
 bool plan_floating(const isa::FormInfo& form, FormPlan& plan) {
-  const NamedFloat* named = find_row(kFloats, form.mnemonic);
+  const NamedFloat* named = find_row(kFloats, form);
   if (named == nullptr) return false;
   plan.op = Op::Floating;
   plan.floating = named->op;
@@ -558,7 +577,7 @@ bool plan_floating(const isa::FormInfo& form, FormPlan& plan) {
 // SrcL), CAS's desired value SrcD. The aq/rl/far flags change nothing in
 // this single in-order agent (docs/spec-choices.md).
 bool plan_atomic(const isa::FormInfo& form, FormPlan& plan) {
-  const NamedAtomic* named = find_row(kAtomics, form.mnemonic);
+  const NamedAtomic* named = find_row(kAtomics, form);
   if (named == nullptr) return false;
   plan.op = Op::Atomic;
   plan.atomic = named->kind;
@@ -568,7 +587,7 @@ bool plan_atomic(const isa::FormInfo& form, FormPlan& plan) {
 }
 
 void plan_scalar(const isa::FormInfo& form, FormPlan& plan) {
-  const std::string_view m = form.mnemonic;
+  const ScalarForm id = isa::scalar_form_id(form);
   plan.rd = field(form, "RegDst");
   plan.srcl = field(form, "SrcL");
   plan.srcr = field(form, "SrcR");
@@ -579,17 +598,18 @@ void plan_scalar(const isa::FormInfo& form, FormPlan& plan) {
   plan.imm = immediate_field(form);
   if (plan.imm == plan.shamt) plan.imm = -1;
   // IsSystemBlockScalarOperation: every SYS form but SETC.TGT and LSRGET.
-  plan.system_block = form.semantic_group == "SYS" && m != "SETC.TGT" && m != "LSRGET";
+  plan.system_block =
+      form.semantic_group == "SYS" && id != ScalarForm::kSETC_TGT && id != ScalarForm::kLSRGET;
   if (plan_memory(form, plan) || plan_compare(form, plan)) return;
   if (plan_named(form, plan) || plan_pair(form, plan) || plan_bitfield(form, plan)) return;
   if (plan_floating(form, plan) || plan_atomic(form, plan)) return;
   // Immediate materialisation: the value is a pure function of the field.
-  if (m == "C.MOVI" || m == "HL.LIS" || m == "HL.LIU") {
+  if (id == ScalarForm::kC_MOVI || id == ScalarForm::kHL_LIS || id == ScalarForm::kHL_LIU) {
     plan.op = Op::MoveImmediate;
-  } else if (m == "LUI") {
+  } else if (id == ScalarForm::kLUI) {
     plan.op = Op::MoveImmediate;
     plan.imm_shift = 12;
-  } else if (m == "HL.LUI") {
+  } else if (id == ScalarForm::kHL_LUI) {
     plan.op = Op::MoveImmediate;
     plan.imm_shift = 32;
   }
@@ -611,19 +631,19 @@ InstructionPlans::InstructionPlans(isa::IsaRelease release) {
   }
 }
 
-std::vector<std::string_view> bound_mnemonics() {
-  std::vector<std::string_view> mnemonics;
+std::vector<isa::ScalarForm> bound_forms() {
+  std::vector<ScalarForm> forms;
   for (const NamedOp& row : kNamed)
-    mnemonics.push_back(row.mnemonic);
+    forms.push_back(row.form);
   for (const NamedPair& row : kPairs)
-    mnemonics.push_back(row.mnemonic);
+    forms.push_back(row.form);
   for (const NamedBitfield& row : kBitfields)
-    mnemonics.push_back(row.mnemonic);
+    forms.push_back(row.form);
   for (const NamedFloat& row : kFloats)
-    mnemonics.push_back(row.mnemonic);
+    forms.push_back(row.form);
   for (const NamedAtomic& row : kAtomics)
-    mnemonics.push_back(row.mnemonic);
-  return mnemonics;
+    forms.push_back(row.form);
+  return forms;
 }
 
 std::vector<std::string_view> bound_handlers() {

@@ -178,8 +178,9 @@ struct FormPlan {
   std::uint8_t dimension = 0;  // B.DIM target LB
 };
 
-// Every mnemonic the plan tables name (the tests check each exists in a catalog).
-std::vector<std::string_view> bound_mnemonics();
+// Every scalar form the plan tables bind by id (the tests check each is bound
+// once and is a form of the release).
+std::vector<isa::ScalarForm> bound_forms();
 // Every semantic handler the plan tables name (likewise checked).
 std::vector<std::string_view> bound_handlers();
 

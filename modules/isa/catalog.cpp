@@ -31,13 +31,25 @@ TableView<TileOperationInfo> tile_operations() {
   return {g::kTileOperations, g::kTileOperationsCount};
 }
 
-const AguInfo* agu_of(const FormInfo& form) {
+namespace {
+
+// The row of a per-form table sorted by form index, or nullptr.
+template <class Info>
+const Info* row_of(const Info* begin, std::size_t count, const FormInfo& form) {
   const auto index = static_cast<std::uint16_t>(&form - g::kForms);
-  const AguInfo* end = g::kAgu + g::kAguCount;
-  const AguInfo* row =
-      std::lower_bound(g::kAgu, end, index,
-                       [](const AguInfo& info, std::uint16_t value) { return info.form < value; });
+  const Info* end = begin + count;
+  const Info* row = std::lower_bound(
+      begin, end, index, [](const Info& info, std::uint16_t value) { return info.form < value; });
   return row != end && row->form == index ? row : nullptr;
+}
+
+}  // namespace
+
+const AguInfo* agu_of(const FormInfo& form) {
+  return row_of(g::kAgu, g::kAguCount, form);
+}
+const BlockStartInfo* block_start_of(const FormInfo& form) {
+  return row_of(g::kBlockStarts, g::kBlockStartsCount, form);
 }
 
 std::vector<const FormInfo*> forms_in_release(IsaRelease release) {

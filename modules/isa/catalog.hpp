@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "isa/generated/scalar_forms.hpp"
 #include "isa/isa_tables.hpp"
 
 namespace ptovp::isa {
@@ -34,6 +35,13 @@ inline constexpr std::size_t kMaxFields = 16;
 using FieldValues = std::array<std::int64_t, kMaxFields>;
 
 TableView<FormInfo> all_forms();
+// A scalar form named by the generated id, and the id of a scalar form.
+inline const FormInfo& form_of(ScalarForm id) {
+  return generated::kForms[static_cast<std::size_t>(id)];
+}
+inline ScalarForm scalar_form_id(const FormInfo& form) {
+  return static_cast<ScalarForm>(&form - generated::kForms);
+}
 // Inline, with extract_field: DecodedInstruction reads fields through them.
 inline TableView<FieldInfo> fields_of(const FormInfo& form) {
   return {generated::kFields + form.field_begin, form.field_count};
@@ -50,6 +58,9 @@ TableView<ReviewedOverlap> reviewed_overlaps();
 TableView<TileOperationInfo> tile_operations();
 // The addressing of a scalar AGU form, or nullptr for every other form.
 const AguInfo* agu_of(const FormInfo& form);
+// The kind and transfer of a control block start, or nullptr for every other
+// form (tile starts included).
+const BlockStartInfo* block_start_of(const FormInfo& form);
 
 inline bool in_release(const FormInfo& form, IsaRelease release) {
   return (form.releases & release_bit(release)) != 0;

@@ -139,6 +139,27 @@ struct AguInfo {
   bool returns_address;  // prefetch writes the address to RegDst
 };
 
+// A control block start (BSTART, BSTART.STD/FP/SYS, C.BSTART*, BSTART.CALL,
+// BSTART.ICALL): its block kind and the transfer its template names, derived
+// from the catalog by the generator as the spec's CommandBundleKindOfForm and
+// CommandBundleTransferOfForm are. Tile starts take their kind from the word.
+enum class StartKind : std::uint8_t { Standard, Floating, System };
+enum class StartTransfer : std::uint8_t {
+  Fallthrough,
+  Direct,
+  Conditional,
+  Call,
+  Return,
+  Indirect,
+  IndirectCall,
+  BranchType,  // C.BSTART.STD/FP: FALL, IND or RET from the BrType field
+};
+struct BlockStartInfo {
+  std::uint16_t form;  // index in kForms
+  StartKind kind;
+  StartTransfer transfer;
+};
+
 struct TileOperationInfo {
   std::string_view name;
   std::string_view family;  // TEPL, TLSU or CUBE
@@ -182,6 +203,8 @@ extern const ReviewedOverlap kReviewedOverlaps[];
 extern const std::size_t kReviewedOverlapsCount;
 extern const AguInfo kAgu[];
 extern const std::size_t kAguCount;
+extern const BlockStartInfo kBlockStarts[];
+extern const std::size_t kBlockStartsCount;
 extern const TileOperationInfo kTileOperations[];
 extern const std::size_t kTileOperationsCount;
 extern const CubeFunctionInfo kCubeFunctions[];

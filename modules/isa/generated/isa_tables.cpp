@@ -8656,6 +8656,30 @@ constexpr AguInfo kAgu[] = {
 };
 const std::size_t kAguCount = 183;
 
+constexpr BlockStartInfo kBlockStarts[] = {
+    {13, StartKind::Standard, StartTransfer::Direct},
+    {14, StartKind::Standard, StartTransfer::Conditional},
+    {15, StartKind::Standard, StartTransfer::Call},
+    {16, StartKind::Standard, StartTransfer::IndirectCall},
+    {17, StartKind::Floating, StartTransfer::Return},
+    {18, StartKind::Floating, StartTransfer::Conditional},
+    {19, StartKind::Floating, StartTransfer::Indirect},
+    {20, StartKind::Floating, StartTransfer::Direct},
+    {21, StartKind::Floating, StartTransfer::Fallthrough},
+    {27, StartKind::Standard, StartTransfer::Conditional},
+    {28, StartKind::Standard, StartTransfer::Fallthrough},
+    {29, StartKind::Standard, StartTransfer::Return},
+    {30, StartKind::Standard, StartTransfer::Indirect},
+    {31, StartKind::Standard, StartTransfer::Direct},
+    {32, StartKind::System, StartTransfer::Fallthrough},
+    {54, StartKind::Standard, StartTransfer::Conditional},
+    {55, StartKind::Standard, StartTransfer::Direct},
+    {56, StartKind::Floating, StartTransfer::BranchType},
+    {57, StartKind::Standard, StartTransfer::BranchType},
+    {58, StartKind::System, StartTransfer::Fallthrough},
+};
+const std::size_t kBlockStartsCount = 20;
+
 constexpr TileOperationInfo kTileOperations[] = {
     {"TADD", "TEPL", "VEC", "BSTART.TEPL", 0, 0, 0, "ExecuteTileBinary", "destination0,source0,source1", "PadValueOrByteId", "pad-value"},
     {"TSUB", "TEPL", "VEC", "BSTART.TEPL", 1, 0, 1, "ExecuteTileBinary", "destination0,source0,source1", "PadValueOrByteId", "pad-value"},
