@@ -64,6 +64,26 @@ std::uint64_t hex(std::istringstream& words) {
 
 constexpr std::uint32_t kCoreState = 0x20;  // the CORE_STATE SSR
 
+// The ASL's BundleKind and BundleTransfer names.
+arch::BlockKind block_kind(const std::string& name) {
+  if (name == "System") return arch::BlockKind::System;
+  if (name == "Floating") return arch::BlockKind::Floating;
+  EXPECT_EQ(name, "Standard") << "unknown block kind";
+  return arch::BlockKind::Standard;
+}
+arch::TransferType transfer_type(const std::string& name) {
+  static const std::pair<const char*, arch::TransferType> kTransfers[] = {
+      {"Fallthrough", arch::TransferType::Fallthrough}, {"Direct", arch::TransferType::Direct},
+      {"Conditional", arch::TransferType::Conditional}, {"Return", arch::TransferType::Return},
+      {"Indirect", arch::TransferType::Indirect},
+  };
+  for (const auto& [spelling, type] : kTransfers) {
+    if (name == spelling) return type;
+  }
+  ADD_FAILURE() << "unknown transfer type " << name;
+  return arch::TransferType::Fallthrough;
+}
+
 class ScalarAvsTest : public ProgramTest {
  protected:
   // Runs one case; failures name its AVS ID and vector line. Returns false
@@ -115,6 +135,40 @@ class ScalarAvsTest : public ProgramTest {
         words >> size;
         state.reservations.fill({address, size});
         state.reserved_pes = (1u << arch::kPeCount) - 1;
+      } else if (directive == "acr") {
+        unsigned ring = 0;
+        words >> ring;
+        state.set_current_acr(ring);
+      } else if (directive == "block") {
+        // BeginBundleAt the TPC: BPC is the TPC, the TPC moves to the
+        // sequential address; a SYS block keeps no candidate continuation.
+        std::string kind, transfer;
+        words >> kind >> transfer;
+        const std::uint64_t target = hex(words);
+        const std::uint64_t sequential = hex(words);
+        unsigned taken = 0;
+        words >> taken;
+        arch::BlockDescriptor& header = state.header;
+        header.kind = block_kind(kind);
+        const bool system = header.kind == arch::BlockKind::System;
+        header.transfer = system ? arch::TransferType::Fallthrough : transfer_type(transfer);
+        header.taken = !system && taken != 0;
+        header.bpcn = system ? 0 : target;
+        header.bpc = tpc;
+        state.block.active = true;
+        state.block.sequential_pc = sequential;
+        tpc = sequential;
+      } else if (directive == "body") {
+        state.block.body_active = true;
+      } else if (directive == "bpcn") {
+        state.header.bpcn = hex(words);
+      } else if (directive == "ssr") {
+        const auto address = static_cast<std::uint32_t>(hex(words));
+        EXPECT_FALSE(state.write_ssr(address, hex(words)));
+      } else if (directive == "cycle") {
+        std::uint64_t cycles = 0;
+        words >> cycles;
+        state.advance_cycle(cycles);
       } else {
         ADD_FAILURE() << "unknown setup directive: " << line;
       }
@@ -125,6 +179,17 @@ class ScalarAvsTest : public ProgramTest {
     state.pc = tpc;
     const engine::RunResult result = model.run(1);
     const arch::Fault fault = result.halt ? result.halt->fault : arch::Fault{};
+    // A trap banks the block state in the trap context it fills (ACRE
+    // restores it) and clears the live copy: a faulting case's block checks
+    // read the banked copy.
+    const arch::BlockControl* block = &state.block;
+    const arch::BlockDescriptor* header = &state.header;
+    for (const arch::TrapContext& context : state.trap_contexts) {
+      if (fault.code != arch::FaultCode::None && context.valid) {
+        block = &context.block;
+        header = &context.header;
+      }
+    }
     for (const std::string& line : avs.expect) {
       std::istringstream words(line);
       std::string what;
@@ -161,6 +226,46 @@ class ScalarAvsTest : public ProgramTest {
         EXPECT_EQ(*model.memory().load(address, size), hex(words)) << "memory at " << address;
       } else if (what == "flags") {
         EXPECT_EQ(unsigned{state.numeric_flags()}, hex(words));
+      } else if (what == "bpc") {
+        EXPECT_EQ(header->bpc, hex(words));
+      } else if (what == "bpcn") {
+        EXPECT_EQ(header->bpcn, hex(words));
+      } else if (what == "block_type") {
+        std::string kind;
+        words >> kind;
+        EXPECT_EQ(header->kind, block_kind(kind));
+      } else if (what == "transfer_type") {
+        std::string transfer;
+        words >> transfer;
+        EXPECT_EQ(header->transfer, transfer_type(transfer));
+      } else if (what == "taken" || what == "block_active") {
+        unsigned expected = 0;
+        words >> expected;
+        EXPECT_EQ(what == "taken" ? header->taken : block->active, expected != 0) << what;
+      } else if (what == "queue_valid") {
+        std::string which;
+        unsigned entry = 0, valid = 0;
+        words >> which >> entry >> valid;
+        for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+          EXPECT_EQ(state.queues[pe][which == "t" ? 0 : 1].valid[entry], valid != 0)
+              << which << "#" << entry + 1 << " on PE" << pe;
+        }
+      } else if (what == "ssr") {
+        const auto address = static_cast<std::uint32_t>(hex(words));
+        const std::uint64_t value = hex(words);
+        for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+          const arch::Expected<std::uint64_t> read = state.read_ssr(pe, address);
+          EXPECT_TRUE(read.ok()) << "SSR " << address;
+          if (read.ok()) EXPECT_EQ(*read, value) << "SSR " << address;
+        }
+      } else if (what == "trap_number" || what == "trap_cause" || what == "trap_argument0") {
+        unsigned ring = 0;
+        words >> ring;
+        const arch::TrapStatus& status = state.trap_status[ring];
+        const std::uint64_t actual = what == "trap_number"  ? status.number
+                                     : what == "trap_cause" ? status.cause
+                                                            : status.argument0;
+        EXPECT_EQ(actual, hex(words)) << what << " of ACR" << ring;
       } else if (what == "reservation") {
         unsigned valid = 0;
         words >> valid;
