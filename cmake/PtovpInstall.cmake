@@ -10,7 +10,7 @@ include(GNUInstallDirs)
 # Every library of the model, exported as ptovp::<name without the prefix>;
 # the platform library as ptovp::platform.
 set(ptovp_exported
-  ptovp_arch ptovp_numeric ptovp_isa ptovp_memory ptovp_devices ptovp_fabric ptovp_tlsu ptovp_fpatr
+  ptovp_keys ptovp_arch ptovp_numeric ptovp_isa ptovp_memory ptovp_devices ptovp_fabric ptovp_tlsu ptovp_fpatr
   ptovp_fpatr_backends ptovp_cube ptovp_block_builder ptovp_frontend ptovp_sc_common
   ptovp_memory_sc ptovp_devices_sc ptovp_fabric_sc ptovp_tlsu_sc ptovp_fpatr_sc ptovp_cube_sc
   ptovp_block_builder_sc ptovp_frontend_sc ptovp_engine ptovp_functional ptovp_json_file ptovp_config

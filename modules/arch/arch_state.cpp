@@ -225,4 +225,15 @@ void ArchState::set_context_register(unsigned ring, std::uint16_t low, std::uint
   context_registers_[std::size_t{ring} * kContextCount + (low - acr::kContextFirst)] = value;
 }
 
+keys::KeyTable<ArchConfig> arch_keys() {
+  keys::KeyTable<ArchConfig> table("arch::ArchConfig");
+  table
+      .number("tile.capacity", &ArchConfig::tile_capacity, 1, std::uint64_t{1} << 32, "bytes",
+              "TILE_CAPACITY at reset")
+      .choice("pe.thread_id", &ArchConfig::thread_id,
+              {{ThreadIdMode::PeIndex, "pe-index"}, {ThreadIdMode::Zero, "zero"}},
+              "THREAD_ID: the PE index or 0 on every PE");
+  return table;
+}
+
 }  // namespace ptovp::arch

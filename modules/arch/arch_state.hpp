@@ -18,6 +18,7 @@
 #include "arch/pe_mask.hpp"
 #include "arch/queue_manager.hpp"
 #include "arch/template_state.hpp"
+#include "keys/key_table.hpp"
 
 namespace ptovp::arch {
 
@@ -52,6 +53,8 @@ struct ArchConfig {
   ThreadIdMode thread_id = ThreadIdMode::PeIndex;
   std::uint64_t tile_capacity = kResetTileCapacity;  // TILE_CAPACITY at reset
 };
+// tile.capacity and pe.thread_id.
+keys::KeyTable<ArchConfig> arch_keys();
 
 // A depth-4 scalar temporary queue: #1 is index 0, a push shifts #1->#2->#3->#4.
 struct ScalarQueue {

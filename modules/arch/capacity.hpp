@@ -10,6 +10,8 @@
 
 #include <cstdint>
 
+#include "keys/key_table.hpp"
+
 namespace ptovp::arch {
 
 enum class CapacityModel : std::uint8_t { Pools, Aggregate };
@@ -22,5 +24,8 @@ struct CapacityConfig {
   CapacityModel model = CapacityModel::Pools;
   std::uint64_t shared_pool_bytes = kSharedPoolBytes;  // Pools only
 };
+
+// tile.capacity_model and tile.shared_pool_bytes.
+keys::KeyTable<CapacityConfig> capacity_keys();
 
 }  // namespace ptovp::arch

@@ -415,4 +415,16 @@ MaybeFault BlockBuilder::shared_binding(const arch::SharedBinding& binding) {
   return std::nullopt;
 }
 
+keys::KeyTable<BlockRules> block_rule_keys() {
+  keys::KeyTable<BlockRules> table("block_builder::BlockRules");
+  table
+      .choice("block.body_entry", &BlockRules::body_entry,
+              {{BodyEntry::FirstScalar, "first-scalar"}, {BodyEntry::Never, "never"}},
+              "where a block header ends")
+      .choice("block.implicit_end", &BlockRules::implicit_end,
+              {{ImplicitEnd::Transfer, "transfer"}, {ImplicitEnd::Sequential, "sequential"}},
+              "a block ended by the next BSTART: take its selected BPCN, or always open the next");
+  return table;
+}
+
 }  // namespace ptovp::block_builder

@@ -19,6 +19,7 @@
 #include "arch/block_descriptor.hpp"
 #include "arch/fault.hpp"
 #include "block_builder/block_executors.hpp"
+#include "keys/key_table.hpp"
 
 namespace ptovp::block_builder {
 
@@ -50,6 +51,8 @@ struct BlockRules {
   BodyEntry body_entry = BodyEntry::FirstScalar;
   ImplicitEnd implicit_end = ImplicitEnd::Transfer;
 };
+// block.body_entry and block.implicit_end.
+keys::KeyTable<BlockRules> block_rule_keys();
 
 // A decoded block start (every BSTART*, C.BSTART*, BSTART.CALL/ICALL).
 struct StartRequest {

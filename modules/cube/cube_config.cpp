@@ -1,73 +1,6 @@
 #include "cube/cube_config.hpp"
 
-#include <array>
-#include <cstdint>
-#include <vector>
-
-#include <fmt/format.h>
-
 namespace ptovp::cube {
-
-namespace {
-
-// One knob: its key, its value names in enum order, and the field as a byte.
-struct Knob {
-  std::string_view key;
-  std::vector<std::string_view> values;
-  std::uint8_t& (*field)(CubeConfig&);
-};
-
-template <typename E>
-std::uint8_t& byte_of(E& e) {
-  static_assert(sizeof(E) == 1, "knob enums are one byte");
-  return reinterpret_cast<std::uint8_t&>(e);
-}
-
-const std::array<Knob, 12>& knobs() {
-  static const std::array<Knob, 12> table{{
-      {"numeric.profile",
-       {"hardware", "pto-v0"},
-       [](CubeConfig& c) -> std::uint8_t& { return byte_of(c.profile); }},
-      {"mx.scaled_product",
-       {"hw-fma", "asl-raw-carrier"},
-       [](CubeConfig& c) -> std::uint8_t& { return byte_of(c.scaled_product); }},
-      {"mx.hif4_nan_base",
-       {"nan", "fault"},
-       [](CubeConfig& c) -> std::uint8_t& { return byte_of(c.hif4_nan_base); }},
-      {"mx.local_scale_layout",
-       {"cube_m32", "rowmajor"},
-       [](CubeConfig& c) -> std::uint8_t& { return byte_of(c.local_scale_layout); }},
-      {"mx.local_scale_rows",
-       {"multi-block", "<=32"},
-       [](CubeConfig& c) -> std::uint8_t& { return byte_of(c.local_scale_rows); }},
-      {"mx.tgemv_hif4x2",
-       {"reject", "accept"},
-       [](CubeConfig& c) -> std::uint8_t& { return byte_of(c.tgemv_hif4x2); }},
-      {"coop.shared_b_orientation",
-       {"kn", "nk"},
-       [](CubeConfig& c) -> std::uint8_t& { return byte_of(c.shared_b_orientation); }},
-      {"coop.shared_scale_orientation",
-       {"follow-trans", "nk-fixed", "k-group-major"},
-       [](CubeConfig& c) -> std::uint8_t& { return byte_of(c.shared_scale_orientation); }},
-      {"coop.nk_pow2",
-       {"relax", "enforce"},
-       [](CubeConfig& c) -> std::uint8_t& {
-         return reinterpret_cast<std::uint8_t&>(c.coop_nk_pow2);
-       }},
-      {"coop.readiness",
-       {"wait", "fault"},
-       [](CubeConfig& c) -> std::uint8_t& { return byte_of(c.readiness); }},
-      {"cube.cctrl",
-       {"off", "on"},
-       [](CubeConfig& c) -> std::uint8_t& { return byte_of(c.cctrl); }},
-      {"cube.bias_layout",
-       {"rowmajor", "cube_n8"},
-       [](CubeConfig& c) -> std::uint8_t& { return byte_of(c.bias_layout); }},
-  }};
-  return table;
-}
-
-}  // namespace
 
 CubeConfig CubeConfig::spec_0583_pto_v0() {
   CubeConfig config;
@@ -77,34 +10,50 @@ CubeConfig CubeConfig::spec_0583_pto_v0() {
   return config;
 }
 
-std::optional<std::string> CubeConfig::set(std::string_view key, std::string_view value) {
-  for (const Knob& knob : knobs()) {
-    if (knob.key != key) continue;
-    for (std::size_t i = 0; i < knob.values.size(); ++i) {
-      if (knob.values[i] == value) {
-        knob.field(*this) = static_cast<std::uint8_t>(i);
-        return std::nullopt;
-      }
-    }
-    return fmt::format("{}: unknown value '{}' (one of: {})", key, value,
-                       fmt::join(knob.values, ", "));
-  }
-  if (key == "iot.local_sizecode_11_12") {
-    return fmt::format(
-        "{}: removed; B.IOT encodes SizeCode 1..10 only, so 11 and 12 are IllegalInstruction "
-        "at decode and never reach a block (docs/spec-choices.md)",
-        key);
-  }
-  return fmt::format("unknown CUBE configuration key '{}'", key);
-}
-
-std::string CubeConfig::describe() const {
-  std::string text;
-  CubeConfig copy = *this;
-  for (const Knob& knob : knobs()) {
-    text += fmt::format("{} = {}\n", knob.key, knob.values[knob.field(copy)]);
-  }
-  return text;
+keys::KeyTable<CubeConfig> cube_keys() {
+  using numeric::NumericProfile;
+  keys::KeyTable<CubeConfig> table("cube::CubeConfig");
+  table
+      .choice("numeric.profile", &CubeConfig::profile,
+              {{NumericProfile::Hardware, "hardware"}, {NumericProfile::PtoV0, "pto-v0"}},
+              "numeric profile: FP32 FMA per term in K order, or the ASL raw-carrier arithmetic")
+      .choice("mx.scaled_product", &CubeConfig::scaled_product,
+              {{ScaledProduct::HwFma, "hw-fma"}, {ScaledProduct::AslRawCarrier, "asl-raw-carrier"}},
+              "how MX scales enter the product")
+      .choice("mx.hif4_nan_base", &CubeConfig::hif4_nan_base,
+              {{Hif4NanBase::Nan, "nan"}, {Hif4NanBase::Fault, "fault"}},
+              "a HiF4 scale base 0xFF: NaN terms or TileLegality")
+      .choice("mx.local_scale_layout", &CubeConfig::local_scale_layout,
+              {{LocalScaleLayout::CubeM32, "cube_m32"}, {LocalScaleLayout::RowMajor, "rowmajor"}},
+              "Local MX scale tiles: 0.58.5 CUBE_M32 or 0.58.3 row-major")
+      .choice("mx.local_scale_rows", &CubeConfig::local_scale_rows,
+              {{LocalScaleRows::MultiBlock, "multi-block"}, {LocalScaleRows::OneBlock, "<=32"}},
+              "32-row blocks a CUBE_M32 Local scale may span")
+      .choice("mx.tgemv_hif4x2", &CubeConfig::tgemv_hif4x2,
+              {{Acceptance::Reject, "reject"}, {Acceptance::Accept, "accept"}},
+              "HiF4X2 on TGEMVMX forms")
+      .choice("coop.shared_b_orientation", &CubeConfig::shared_b_orientation,
+              {{SharedBOrientation::KN, "kn"}, {SharedBOrientation::NK, "nk"}},
+              "how Shared B is stored when TransB = 0")
+      .choice("coop.shared_scale_orientation", &CubeConfig::shared_scale_orientation,
+              {{SharedScaleOrientation::FollowTrans, "follow-trans"},
+               {SharedScaleOrientation::NKFixed, "nk-fixed"},
+               {SharedScaleOrientation::KGroupMajor, "k-group-major"}},
+              "how Shared scales are stored")
+      .flag("coop.nk_pow2", &CubeConfig::coop_nk_pow2, "relax", "enforce",
+            "cooperative N and K must be powers of two")
+      .choice("coop.readiness", &CubeConfig::readiness,
+              {{Readiness::Wait, "wait"}, {Readiness::Fault, "fault"}},
+              "an unready Shared source: the block stalls, or TileLegality")
+      .choice("cube.cctrl", &CubeConfig::cctrl, {{Cctrl::Off, "off"}, {Cctrl::On, "on"}},
+              "B.DATR PadValueOrByteId as CCTRL on a matrix block")
+      .choice("cube.bias_layout", &CubeConfig::bias_layout,
+              {{BiasLayout::RowMajor, "rowmajor"}, {BiasLayout::CubeN8, "cube_n8"}},
+              "Bias tile layout")
+      .retired("iot.local_sizecode_11_12",
+               "B.IOT encodes SizeCode 1..10 only, so 11 and 12 are IllegalInstruction at decode "
+               "and never reach a block (docs/spec-choices.md)");
+  return table;
 }
 
 }  // namespace ptovp::cube

@@ -1,16 +1,15 @@
 // The CUBE unit's configuration: the numeric profile and every version-split
 // or underspecified choice of docs/spec-choices.md as a named knob with its
-// 0.58.5 default. `key` strings are the platform JSON configuration keys
+// 0.58.5 default. cube_keys() registers them as configuration keys
 // (docs/cube.md lists them with their values, and the 0.58.5 choices that have
 // no effect in this model: cube.ordinary_fp_accumulate,
 // coop.allshared_layout, cscale.flags_on_rollback, types.e6m2_rcpe6m2).
 #pragma once
 
-#include <optional>
-#include <string>
-#include <string_view>
+#include <cstdint>
 
 #include "arch/fault.hpp"
+#include "keys/key_table.hpp"
 #include "numeric/numeric_profile.hpp"
 
 namespace ptovp::cube {
@@ -69,13 +68,9 @@ struct CubeConfig {
   // The 0.58.3 reading the public block cases (spec e599a3d3) were made with:
   // pto-v0 arithmetic, row-major Local scales, four-quarter Shared readiness.
   static CubeConfig spec_0583_pto_v0();
-
-  // Sets one knob from its configuration key and value name, e.g.
-  // ("mx.scaled_product", "asl-raw-carrier"); a message naming the key and
-  // the accepted values otherwise.
-  std::optional<std::string> set(std::string_view key, std::string_view value);
-  // Every knob as "key = value" lines, in the order docs/cube.md lists them.
-  std::string describe() const;
 };
+
+// Every knob as a configuration key, in the order docs/cube.md lists them.
+keys::KeyTable<CubeConfig> cube_keys();
 
 }  // namespace ptovp::cube

@@ -453,4 +453,11 @@ MaybeFault FrontEnd::close_request(unsigned request_type) {
   return request;
 }
 
+keys::KeyTable<FrontEndOptions> front_end_keys() {
+  keys::KeyTable<FrontEndOptions> table("frontend::FrontEndOptions");
+  table.flag("host.services", &FrontEndOptions::host_services, "off", "on",
+             "ACRC host calls with EVBASE = 0");
+  return table;
+}
+
 }  // namespace ptovp::frontend

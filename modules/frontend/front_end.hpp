@@ -23,6 +23,7 @@
 #include "frontend/template_unit.hpp"
 #include "frontend/trap_unit.hpp"
 #include "isa/decoder.hpp"
+#include "keys/key_table.hpp"
 #include "memory/memory_port.hpp"
 
 namespace ptovp::frontend {
@@ -57,6 +58,8 @@ struct DataAccess {
 struct FrontEndOptions {
   bool host_services = true;  // ACRC with EVBASE = 0 in ACR0 is a host call
 };
+// host.services.
+keys::KeyTable<FrontEndOptions> front_end_keys();
 
 class FrontEnd {
  public:

@@ -1,6 +1,6 @@
 // The loosely timed platform's latency models (docs/platform.md): one clock,
 // the temporal-decoupling quantum and one formula per unit. Every field is a
-// configuration key (platform/config); docs/platform.md "Latency defaults"
+// configuration key (timing_keys()); docs/platform.md "Latency defaults"
 // gives each default's source.
 #pragma once
 
@@ -8,6 +8,7 @@
 
 #include <systemc>
 
+#include "keys/key_table.hpp"
 #include "numeric/data_type.hpp"
 
 namespace ptovp::sc_common {
@@ -56,5 +57,10 @@ struct TimingConfig {
   // The fixed latency plus ceil(bytes / bandwidth).
   std::uint64_t tlsu_cycles(std::uint64_t bytes) const;
 };
+
+// Every field as a configuration key. The maxima keep every timing product
+// (cycles x clock period, in picoseconds) and every formula's divisor inside
+// 64 bits (docs/platform.md "Configuration").
+keys::KeyTable<TimingConfig> timing_keys();
 
 }  // namespace ptovp::sc_common

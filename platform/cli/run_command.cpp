@@ -1,4 +1,4 @@
-// `ptovp run IMAGE [--engine systemc|functional] [--config FILE] [--print-config]
+// `ptovp run IMAGE [--engine systemc|functional] [--config FILE] [--print-config] [--list-keys]
 //  [--profile hardware|pto-v0] [--threads N] [--set KEY=VALUE]... [--trace FILE] [--stats FILE]
 //  [--vcd FILE] [--load FILE@ADDR]... [--dump ADDR:LEN:FILE]... [--dump-state FILE]
 //  [--max-instructions N] [--trace-insn FILE [--trace-insn-range R]
@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -49,6 +50,7 @@ struct RunOptions {
   std::string engine = "systemc";
   std::string config_file;
   bool print_config = false;
+  bool list_keys = false;
   std::string profile;
   std::string threads;
   std::vector<std::string> sets;
@@ -380,8 +382,26 @@ int run_systemc(const RunOptions& options, const config::PlatformConfig& config,
       });
 }
 
+// One line per key of the registry: name, default, values and unit, then its
+// description and the configuration struct that registers it.
+void list_keys(const config::PlatformConfig& defaults) {
+  for (const auto& key : config::PlatformConfig::keys().keys()) {
+    const keys::KeySpec& spec = key.spec;
+    std::string values = keys::values_text(spec);
+    values.erase(std::remove(values.begin(), values.end(), '`'), values.end());
+    if (!spec.unit.empty()) values += " " + spec.unit;
+    std::cout << fmt::format("{:<34} {:<14} {:<38} {} ({})\n", spec.name,
+                             keys::value_text(key.get(defaults)), values, spec.description,
+                             spec.owner);
+  }
+}
+
 int run(const RunOptions& options) {
   const config::PlatformConfig config = build_config(options);
+  if (options.list_keys) {
+    list_keys(config::PlatformConfig());
+    return kExitOk;
+  }
   if (options.print_config) {
     std::cout << config.to_json().dump(2) << "\n";
     return kExitOk;
@@ -439,6 +459,8 @@ void add_run_command(CLI::App& app, int& exit_status) {
       ->check(file_path_validator());
   command->add_flag("--print-config", options->print_config,
                     "print the configuration (defaults, --config, --set applied) and exit");
+  command->add_flag("--list-keys", options->list_keys,
+                    "list every configuration key: default, values, unit, description, owner");
   command->add_option("--profile", options->profile, "numeric profile: hardware or pto-v0");
   command->add_option("--threads", options->threads,
                       "host threads for the PEs' work in a block (host.threads; 0: all cores)");

@@ -1,7 +1,9 @@
 // The platform configuration both engines share (docs/platform.md lists every
 // key): the architecture and its open choices (engine::ModelConfig), the
 // CUBE knobs (cube::CubeConfig) and the SystemC platform's timing
-// (sc_common::TimingConfig). Keys are "group.name"; a JSON file may nest them
+// (sc_common::TimingConfig). Each part registers its own keys next to its
+// struct; keys() mounts them into the one registry every entry point asks.
+// Keys are "group.name"; a JSON file may nest them
 // ({"tlsu": {"bytes_per_cycle": 32}}) or spell them flat. Every error names
 // the key; unknown keys and impossible values are errors.
 #pragma once
@@ -14,6 +16,7 @@
 
 #include "cube/cube_config.hpp"
 #include "engine/model_config.hpp"
+#include "keys/key_table.hpp"
 #include "sc_common/timing_config.hpp"
 
 namespace ptovp::config {
@@ -22,6 +25,9 @@ struct PlatformConfig {
   engine::ModelConfig model;
   cube::CubeConfig cube;
   sc_common::TimingConfig timing;
+
+  // Every key of the platform, in the order validate() checks them.
+  static const keys::KeyTable<PlatformConfig>& keys();
 
   // One key from text, as `--set key=value` gives it.
   std::optional<std::string> set(std::string_view key, std::string_view value);

@@ -13,6 +13,7 @@
 #include "engine/machine.hpp"
 #include "fpatr/fpatr_backend.hpp"
 #include "frontend/front_end.hpp"
+#include "keys/key_table.hpp"
 #include "memory/memory.hpp"
 #include "numeric/numeric_profile.hpp"
 
@@ -37,6 +38,11 @@ struct ModelConfig {
   // host's cores); results, traces and statistics do not depend on it.
   std::uint64_t host_threads = 0;
 };
+
+// Every field as a configuration key but `profile` (the CUBE's numeric.profile
+// sets it): the engine's own fields and the tables of the parts it holds
+// (arch, capacity, block rules, front end).
+keys::KeyTable<ModelConfig> model_keys();
 
 struct RunResult {
   // Absent when the instruction limit stopped the run. A Stall halt is an

@@ -5,8 +5,17 @@
 namespace ptovp::cube::test {
 namespace {
 
+// Every knob as "key = value" lines, in the table's order.
+std::string describe(const CubeConfig& config) {
+  std::string text;
+  const auto table = cube_keys();
+  for (const auto& key : table.keys())
+    text += key.spec.name + " = " + keys::value_text(key.get(config)) + "\n";
+  return text;
+}
+
 TEST(CubeConfig, DefaultsAreThe0585Choices) {
-  EXPECT_EQ(CubeConfig{}.describe(),
+  EXPECT_EQ(describe(CubeConfig{}),
             "numeric.profile = hardware\n"
             "mx.scaled_product = hw-fma\n"
             "mx.hif4_nan_base = nan\n"
@@ -22,18 +31,19 @@ TEST(CubeConfig, DefaultsAreThe0585Choices) {
 }
 
 TEST(CubeConfig, SetByKey) {
+  const auto table = cube_keys();
   CubeConfig config;
-  EXPECT_FALSE(config.set("mx.local_scale_layout", "rowmajor"));
+  EXPECT_FALSE(table.set(config, "mx.local_scale_layout", "rowmajor"));
   EXPECT_EQ(config.local_scale_layout, LocalScaleLayout::RowMajor);
-  EXPECT_FALSE(config.set("coop.nk_pow2", "relax"));
+  EXPECT_FALSE(table.set(config, "coop.nk_pow2", "relax"));
   EXPECT_FALSE(config.coop_nk_pow2);
-  EXPECT_FALSE(config.set("numeric.profile", "pto-v0"));
+  EXPECT_FALSE(table.set(config, "numeric.profile", "pto-v0"));
   EXPECT_EQ(config.profile, numeric::NumericProfile::PtoV0);
-  EXPECT_EQ(*config.set("mx.scaled_product", "fast"),
+  EXPECT_EQ(*table.set(config, "mx.scaled_product", "fast"),
             "mx.scaled_product: unknown value 'fast' (one of: hw-fma, asl-raw-carrier)");
-  EXPECT_TRUE(config.set("cube.nothing", "x").has_value());
+  EXPECT_EQ(table.set(config, "cube.nothing", "x"), "unknown configuration key 'cube.nothing'");
   // The former knob had no reachable effect (B.IOT SizeCode 11/12 do not decode).
-  const auto removed = config.set("iot.local_sizecode_11_12", "illegal-instruction");
+  const auto removed = table.set(config, "iot.local_sizecode_11_12", "illegal-instruction");
   ASSERT_TRUE(removed.has_value());
   EXPECT_NE(removed->find("removed; B.IOT encodes SizeCode 1..10 only"), std::string::npos);
   const CubeConfig v0583 = CubeConfig::spec_0583_pto_v0();
@@ -49,12 +59,13 @@ TEST(CubeConfig, TgemvHiF4AndHiF4NanBaseKnobs) {
   auto block = cube_block(20, DataType::HiF4X2, DataType::FP16, 1, 2, 64);
   bind_tiles(block, {kM}, {a, as, b}, 1);
   EXPECT_EQ(core.run(block).fault->code, arch::FaultCode::TileLegality);  // reject
+  const auto table = cube_keys();
   CubeConfig config;
-  ASSERT_FALSE(config.set("mx.tgemv_hif4x2", "accept"));
+  ASSERT_FALSE(table.set(config, "mx.tgemv_hif4x2", "accept"));
   core.cube.set_config(config);
   ASSERT_TRUE(core.run(block).done());
   EXPECT_EQ(core.read(core.cube.last_destinations()[0]).at(0, 1), 0x7FC00000u);  // NaN base
-  ASSERT_FALSE(config.set("mx.hif4_nan_base", "fault"));
+  ASSERT_FALSE(table.set(config, "mx.hif4_nan_base", "fault"));
   core.cube.set_config(config);
   EXPECT_EQ(core.run(block).fault->code, arch::FaultCode::TileLegality);
 }
@@ -71,8 +82,9 @@ TEST(CubeConfig, LocalScaleRowsLimitsTheBScaleToOneBlock) {
   bind_tiles(block, {kM}, {a, as, b, bs}, Core::size_code_for(40 * 128));
   ASSERT_TRUE(core.run(block).done());
   EXPECT_EQ(core.read(core.cube.last_destinations()[0]).at(1, 39), 0x42000000u);  // 32 x 1.0
+  const auto table = cube_keys();
   CubeConfig config;
-  ASSERT_FALSE(config.set("mx.local_scale_rows", "<=32"));
+  ASSERT_FALSE(table.set(config, "mx.local_scale_rows", "<=32"));
   core.cube.set_config(config);
   const std::uint64_t in_use = core.capacity_in_use();
   EXPECT_EQ(core.run(block).fault->code, arch::FaultCode::TileLegality);
@@ -89,8 +101,9 @@ TEST(CubeConfig, CctrlRawOutputAndChint) {
   block.datr.pad = 1;
   bind_tiles(block, {kM}, {a, b}, 1);
   EXPECT_EQ(core.run(block).fault->code, arch::FaultCode::TileLegality);  // cube.cctrl = off
+  const auto table = cube_keys();
   CubeConfig config;
-  ASSERT_FALSE(config.set("cube.cctrl", "on"));
+  ASSERT_FALSE(table.set(config, "cube.cctrl", "on"));
   core.cube.set_config(config);
   ASSERT_TRUE(core.run(block).done());
   EXPECT_EQ(core.read(core.cube.last_destinations()[0]).at(0, 0), 0x40C00000u);  // 2 x 3

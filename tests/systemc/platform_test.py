@@ -295,6 +295,28 @@ class HostThreads(PlatformCase):
         self.assertEqual(printed["host"]["threads"], 3)
 
 
+class Keys(PlatformCase):
+    """--list-keys lists the registry (docs/platform.md "Configuration")."""
+
+    def test_list_keys_shows_every_printed_key_with_its_default_and_owner(self):
+        printed = json.loads(self.ptovp("run", "--print-config").stdout)
+        expected = {f"{group}.{name}": str(value)
+                    for group, keys in printed.items() for name, value in keys.items()}
+        listed = self.ptovp("run", "--list-keys")
+        self.assertEqual(listed.returncode, 0, listed.stderr)
+        lines = listed.stdout.splitlines()
+        self.assertEqual({line.split()[0]: line.split()[1] for line in lines}, expected)
+        by_key = {line.split()[0]: " ".join(line.split()) for line in lines}
+        self.assertIn("1 .. 10^9 ns temporal-decoupling quantum (sc_common::TimingConfig)",
+                      by_key["quantum.ns"])
+        self.assertIn("cpp, rtl, checked the B.FPATR implementation (engine::ModelConfig)",
+                      by_key["fpatr.backend"])
+        self.assertTrue(by_key["coop.nk_pow2"].endswith("(cube::CubeConfig)"))
+        bad = self.ptovp("run", "--list-keys", "--set", "quantum.ns=0")
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("quantum.ns: 0 is below the minimum 1", bad.stderr)
+
+
 # Known instruction counts: 3 scalar ALU, a J (over one more), 3 loop
 # iterations of (BSTART, store, load, 2 ALU, BSTOP), a TLOAD block (start, 4
 # header commands, stop), then BSTART.SYS and EBREAK: 30 instructions.

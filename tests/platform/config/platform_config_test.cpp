@@ -50,7 +50,8 @@ TEST(PlatformConfig, BadKeysAndValuesNameTheKey) {
 TEST(PlatformConfig, JsonNestedAndFlatAgree) {
   PlatformConfig nested;
   PlatformConfig flat;
-  EXPECT_FALSE(nested.apply(json::parse(R"({"tlsu": {"bytes_per_cycle": 32}, "host": {"services": true}})")));
+  EXPECT_FALSE(nested.apply(
+      json::parse(R"({"tlsu": {"bytes_per_cycle": 32}, "host": {"services": true}})")));
   EXPECT_FALSE(flat.apply(json::parse(R"({"tlsu.bytes_per_cycle": 32, "host.services": "on"})")));
   EXPECT_EQ(nested.to_json(), flat.to_json());
   EXPECT_EQ(nested.to_json()["tlsu"]["bytes_per_cycle"], 32u);
