@@ -1,10 +1,12 @@
 // The Verilated B.FPATR RTL (rtl/fpatr/fpatr_pipeline.sv through
 // fpatr::RtlBackend) against the conformance vectors and the C++ pipeline:
-// every `post` vector of tests/vectors/ gives the vector's bits and flags; a
-// million random elements per mode family give the C++ backend's bits and
-// flags, element for element, with 0 differences (through
+// every `post` vector of tests/vectors/ gives the vector's bits and flags;
+// PTOVP_RTL_TEST_ELEMENTS random elements per mode family (10^6; 3 x 10^4 for
+// the second build of the RTL, LANES 2 and DEPTH 5) give the C++ backend's
+// bits and flags, element for element, with 0 differences (through
 // fpatr::CheckedBackend); the checked backend catches the fault-injection
-// build of the RTL and reports the first difference.
+// build of the RTL and reports the first difference; the cycles show the
+// build's LANES and DEPTH.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -246,43 +248,46 @@ void run_family(const Family& family, std::uint64_t elements, std::uint64_t seed
   }
 }
 
-constexpr std::uint64_t kMillion = 1'000'000;
+#ifndef PTOVP_RTL_TEST_ELEMENTS
+#define PTOVP_RTL_TEST_ELEMENTS 1'000'000
+#endif
+constexpr std::uint64_t kElements = PTOVP_RTL_TEST_ELEMENTS;
 
-TEST(FpatrRtl, OffsetModesMatchTheCppPipelineOnAMillionRandomElements) {
-  run_family({"offset", {2, 3, 17, 18, 19, 20}, {DataType::S32}, false}, kMillion, 1);
+TEST(FpatrRtl, OffsetModesMatchTheCppPipelineOnRandomElements) {
+  run_family({"offset", {2, 3, 17, 18, 19, 20}, {DataType::S32}, false}, kElements, 1);
 }
 
-TEST(FpatrRtl, ShiftModesMatchTheCppPipelineOnAMillionRandomElements) {
-  run_family({"shift", {12, 13}, {DataType::S32}, false}, kMillion, 2);
+TEST(FpatrRtl, ShiftModesMatchTheCppPipelineOnRandomElements) {
+  run_family({"shift", {12, 13}, {DataType::S32}, false}, kElements, 2);
 }
 
-TEST(FpatrRtl, ActivationsOfMode0MatchTheCppPipelineOnAMillionRandomElements) {
+TEST(FpatrRtl, ActivationsOfMode0MatchTheCppPipelineOnRandomElements) {
   run_family({"mode 0 activation", {0}, {DataType::S32, DataType::U32, DataType::FP32}, false},
-             kMillion, 3);
+             kElements, 3);
 }
 
-TEST(FpatrRtl, Fp32ToFp16AndBf16MatchTheCppPipelineOnAMillionRandomElements) {
-  run_family({"FP32 to FP16/BF16", {1, 16, 32, 33, 34, 36}, {DataType::FP32}, false}, kMillion, 5);
+TEST(FpatrRtl, Fp32ToFp16AndBf16MatchTheCppPipelineOnRandomElements) {
+  run_family({"FP32 to FP16/BF16", {1, 16, 32, 33, 34, 36}, {DataType::FP32}, false}, kElements, 5);
 }
 
-TEST(FpatrRtl, S32ToFp16AndBf16MatchTheCppPipelineOnAMillionRandomElements) {
-  run_family({"S32 to FP16/BF16", {4, 5, 35, 39}, {DataType::S32}, false}, kMillion, 6);
+TEST(FpatrRtl, S32ToFp16AndBf16MatchTheCppPipelineOnRandomElements) {
+  run_family({"S32 to FP16/BF16", {4, 5, 35, 39}, {DataType::S32}, false}, kElements, 6);
 }
 
-TEST(FpatrRtl, Fp32ToFp32MatchesTheCppPipelineOnAMillionRandomElements) {
-  run_family({"FP32 to FP32", {27, 38}, {DataType::FP32}, false}, kMillion, 7);
+TEST(FpatrRtl, Fp32ToFp32MatchesTheCppPipelineOnRandomElements) {
+  run_family({"FP32 to FP32", {27, 38}, {DataType::FP32}, false}, kElements, 7);
 }
 
-TEST(FpatrRtl, Fp32ToE4m3AndHiF8MatchTheCppPipelineOnAMillionRandomElements) {
-  run_family({"FP32 to E4M3/HiF8", {25, 26, 28, 37}, {DataType::FP32}, false}, kMillion, 8);
+TEST(FpatrRtl, Fp32ToE4m3AndHiF8MatchTheCppPipelineOnRandomElements) {
+  run_family({"FP32 to E4M3/HiF8", {25, 26, 28, 37}, {DataType::FP32}, false}, kElements, 8);
 }
 
-TEST(FpatrRtl, Fp32ToS8MatchesTheCppPipelineOnAMillionRandomElements) {
-  run_family({"FP32 to S8", {23, 24}, {DataType::FP32}, false}, kMillion, 9);
+TEST(FpatrRtl, Fp32ToS8MatchesTheCppPipelineOnRandomElements) {
+  run_family({"FP32 to S8", {23, 24}, {DataType::FP32}, false}, kElements, 9);
 }
 
-TEST(FpatrRtl, ReductionsMatchTheCppPipelineOnAMillionRandomElements) {
-  run_family({"reductions", {0}, {DataType::FP32, DataType::S32, DataType::U32}, true}, kMillion,
+TEST(FpatrRtl, ReductionsMatchTheCppPipelineOnRandomElements) {
+  run_family({"reductions", {0}, {DataType::FP32, DataType::S32, DataType::U32}, true}, kElements,
              4);
 }
 
@@ -378,6 +383,41 @@ TEST(FpatrRtl, TheLaneMultiplierFormatAtItsEdges) {
       }
       EXPECT_EQ(d, 0xD0u) << name;
     }
+  }
+}
+
+// The build's parameters show in its timing: n elements stream in
+// ceil(n / LANES) beats, one a cycle, and the last result leaves the DEPTH
+// register stages DEPTH cycles after its beat went in.
+TEST(FpatrRtl, TheCyclesShowTheBuildsLanesAndDepth) {
+  EXPECT_EQ(RtlBackend::lanes(), PTOVP_RTL_TEST_LANES);
+  EXPECT_EQ(RtlBackend::depth(), PTOVP_RTL_TEST_DEPTH);
+  arch::FpAttributes fp;
+  fp.valid = true;
+  fp.word = fpatr_word(3, 0);  // REQ8
+  auto unit = Fpatr::configure(fp, datr(1, false), DataType::S32);
+  ASSERT_TRUE(unit.ok());
+  Parameters p;
+  p.quant = unit.value().element_pipeline().quant_parameter(
+      numeric::pack_quant_parameter(numeric::fp32_to_fp19(0x3F800000u), 0, 9));
+  RtlBackend rtl;
+  for (const std::uint32_t n : {1u, 2u, 5u, 64u, 257u}) {
+    std::vector<std::uint32_t> accumulator(n, 7);
+    std::vector<std::uint64_t> d(n);
+    RowsJob job;
+    job.unit = &unit.value();
+    job.parameters = &p;
+    job.accumulator = accumulator.data();
+    job.rows = 1;
+    job.columns = n;
+    job.out.d = d.data();
+    job.block = "TMATMUL";
+    const RowsAnswer answer = rtl.run(job);
+    ASSERT_FALSE(rtl.failure()) << *rtl.failure();
+    EXPECT_EQ(answer.cycles, (n + PTOVP_RTL_TEST_LANES - 1) / PTOVP_RTL_TEST_LANES +
+                                 PTOVP_RTL_TEST_DEPTH)
+        << n << " elements";
+    EXPECT_EQ(d[n - 1], 7u) << n << " elements";
   }
 }
 
