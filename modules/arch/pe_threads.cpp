@@ -15,9 +15,8 @@ namespace ptovp::arch {
 
 namespace {
 
-// A block's PE work takes microseconds, so a thread that just ran out of it
-// polls this long for the next before it sleeps: waking a sleeping thread
-// costs about as much as the work.
+// A thread that ran out of work polls this long for the next job before it
+// sleeps: waking a sleeping thread costs microseconds.
 constexpr auto kPoll = std::chrono::microseconds(100);
 
 // Polls `ready` for up to kPoll. Each miss yields the core: on an idle host
@@ -33,55 +32,86 @@ bool poll(Ready&& ready) {
   return true;
 }
 
+// The job word: generation << 16 | PE count << 8 | next claim. One atomic
+// word, so a claim (a compare-exchange) can only take a PE of the job its
+// taker saw, and no lock is held around a claim.
+constexpr unsigned generation(std::uint64_t job) {
+  return static_cast<unsigned>(job >> 16);
+}
+constexpr unsigned claims(std::uint64_t job) {
+  return static_cast<unsigned>(job >> 8) & 0xff;
+}
+constexpr unsigned next_claim(std::uint64_t job) {
+  return static_cast<unsigned>(job) & 0xff;
+}
+
 }  // namespace
 
 struct PeThreads::Shared {
-  std::mutex mutex;
+  // The words the threads poll each on their own cache line, apart from the
+  // caller's job description.
+  alignas(64) std::atomic<std::uint64_t> job{0};
+  alignas(64) std::atomic<unsigned> unfinished{0};  // the job's claims not yet done
+  alignas(64) std::atomic<unsigned> sleepers{0};    // workers waiting on `wake`
+  std::atomic<bool> caller_sleeps{false};           // the caller waits on `done`
+  std::atomic<bool> stop{false};
+  std::mutex mutex;  // only for sleeping and waking
   std::condition_variable wake, done;
-  std::atomic<std::uint64_t> generation{0};  // one per job; workers poll it
-  std::atomic<unsigned> unfinished{0};       // the job's PEs not yet done; the caller polls it
-  bool stop = false;
-  // The job, valid while `unfinished` is not 0 (guarded by `mutex`).
+  // The job, written by the caller before it publishes `job`; read by a
+  // thread only after it claimed one of the job's PEs.
   const std::function<void(unsigned)>* work = nullptr;
   std::array<unsigned, kPeCount> pes{};
-  unsigned count = 0, next = 0;
   std::array<std::exception_ptr, kPeCount> errors;
   std::vector<std::thread> workers;
 
-  // Runs the job's unclaimed PEs; `lock` holds `mutex` on entry and exit.
-  void run_claims(std::unique_lock<std::mutex>& lock) {
-    while (next < count) {
-      const unsigned claim = next++;
-      const std::function<void(unsigned)>& run = *work;
-      const unsigned pe = pes[claim];
-      lock.unlock();
-      std::exception_ptr error;
-      try {
-        run(pe);
-      } catch (...) {
-        error = std::current_exception();
+  // Claims the next PE of generation `g`; false when none is left.
+  bool claim(unsigned g, unsigned& index) {
+    std::uint64_t current = job.load(std::memory_order_acquire);
+    while (generation(current) == g && next_claim(current) < claims(current)) {
+      if (job.compare_exchange_weak(current, current + 1, std::memory_order_acq_rel)) {
+        index = next_claim(current);
+        return true;
       }
-      lock.lock();
-      errors[claim] = error;
-      if (unfinished.fetch_sub(1, std::memory_order_acq_rel) == 1) done.notify_one();
+    }
+    return false;
+  }
+
+  // Runs claimed PEs of generation `g` until none is left.
+  void run_claims(unsigned g, bool worker) {
+    unsigned index = 0;
+    while (claim(g, index)) {
+      try {
+        (*work)(pes[index]);
+      } catch (...) {
+        errors[index] = std::current_exception();
+      }
+      if (unfinished.fetch_sub(1) == 1 && worker && caller_sleeps.load()) {
+        const std::lock_guard lock(mutex);
+        done.notify_one();
+      }
     }
   }
 
   void worker() {
-    std::uint64_t seen = 0;
+    unsigned seen = 0;
     for (;;) {
-      poll([&] { return generation.load(std::memory_order_acquire) != seen; });
-      std::unique_lock lock(mutex);
-      wake.wait(lock, [&] { return stop || generation.load() != seen; });
-      if (stop) return;
-      seen = generation.load();
-      run_claims(lock);
+      auto fresh = [&] { return generation(job.load()) != seen; };
+      if (!poll(fresh)) {
+        std::unique_lock lock(mutex);
+        ++sleepers;
+        wake.wait(lock, [&] { return stop.load() || fresh(); });
+        --sleepers;
+      }
+      if (stop.load()) return;
+      seen = generation(job.load(std::memory_order_acquire));
+      run_claims(seen, true);
     }
   }
 };
 
-PeThreads::PeThreads(unsigned threads)
+PeThreads::PeThreads(unsigned threads, PoolMinimum minimum)
     : threads_(threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency())),
+      minimum_(minimum),
       shared_(std::make_unique<Shared>()) {
   // More threads than PEs would find nothing to do.
   for (unsigned i = 1; i < std::min(threads_, kPeCount); ++i)
@@ -104,29 +134,40 @@ void PeThreads::for_each_pe(std::uint8_t mask, const std::function<void(unsigned
     arch::for_each_pe(nullptr, mask, work);
     return;
   }
-  std::unique_lock lock(s.mutex);
+  // No thread reads the description until it claims a PE of the new
+  // generation, and the last job's claims have all ended.
   s.work = &work;
-  s.count = 0;
+  unsigned count = 0;
   for (unsigned pe = 0; pe < kPeCount; ++pe) {
-    if (pe_selected(mask, pe)) s.pes[s.count++] = pe;
+    if (pe_selected(mask, pe)) s.pes[count++] = pe;
   }
-  s.next = 0;
   s.errors = {};
-  s.unfinished.store(s.count, std::memory_order_relaxed);
-  s.generation.fetch_add(1, std::memory_order_release);
-  lock.unlock();
-  s.wake.notify_all();
-  lock.lock();
-  s.run_claims(lock);
-  if (s.unfinished.load() != 0) {
-    lock.unlock();
-    poll([&] { return s.unfinished.load(std::memory_order_acquire) == 0; });
-    lock.lock();
-    s.done.wait(lock, [&] { return s.unfinished.load() == 0; });
+  s.unfinished.store(count, std::memory_order_relaxed);
+  const unsigned g = generation(s.job.load(std::memory_order_relaxed)) + 1;
+  s.job.store(std::uint64_t{g} << 16 | count << 8);  // sequentially consistent with `sleepers`
+  if (s.sleepers.load() != 0) {
+    { const std::lock_guard lock(s.mutex); }
+    s.wake.notify_all();
+  }
+  s.run_claims(g, false);
+  auto finished = [&] { return s.unfinished.load() == 0; };
+  if (!poll(finished)) {
+    std::unique_lock lock(s.mutex);
+    s.caller_sleeps = true;
+    s.done.wait(lock, finished);
+    s.caller_sleeps = false;
   }
   for (const std::exception_ptr& error : s.errors) {
     if (error) std::rethrow_exception(error);
   }
+}
+
+PeThreads* pooled_macs(PeThreads* threads, std::uint64_t macs) {
+  return threads != nullptr && macs >= threads->minimum().macs ? threads : nullptr;
+}
+
+PeThreads* pooled_bytes(PeThreads* threads, std::uint64_t bytes) {
+  return threads != nullptr && bytes >= threads->minimum().bytes ? threads : nullptr;
 }
 
 void for_each_pe(PeThreads* threads, std::uint8_t mask,

@@ -13,15 +13,27 @@
 
 namespace ptovp::arch {
 
+// The least work per PE worth handing to another thread (host.pool_min_macs,
+// host.pool_min_bytes): a hand-off costs about a microsecond (reaching or
+// waking the other thread, and the results' cache lines crossing back), so
+// smaller work runs faster on the caller alone. The defaults are measured
+// with pe_threads_bench and the looped GEMM, docs/performance.md "Host
+// threads".
+struct PoolMinimum {
+  std::uint64_t macs = std::uint64_t{1} << 18;
+  std::uint64_t bytes = std::uint64_t{1} << 15;
+};
+
 class PeThreads {
  public:
   // `threads` host threads including the caller's; 0 is the host's cores.
-  explicit PeThreads(unsigned threads);
+  explicit PeThreads(unsigned threads, PoolMinimum minimum = {});
   ~PeThreads();
   PeThreads(const PeThreads&) = delete;
   PeThreads& operator=(const PeThreads&) = delete;
 
   unsigned threads() const { return threads_; }
+  const PoolMinimum& minimum() const { return minimum_; }
 
   // Calls work(pe) once for every PE selected in `mask` (pe_selected), on the
   // pool's threads and the caller's, and returns when all are done. When
@@ -31,8 +43,15 @@ class PeThreads {
  private:
   struct Shared;  // the job the workers take PEs from
   unsigned threads_;
+  PoolMinimum minimum_;
   std::unique_ptr<Shared> shared_;
 };
+
+// `threads` when a block's largest per-PE work, `macs` MACs or `bytes`
+// bytes moved, reaches the pool's minimum; else nullptr (the PEs run in
+// order on the calling thread).
+PeThreads* pooled_macs(PeThreads* threads, std::uint64_t macs);
+PeThreads* pooled_bytes(PeThreads* threads, std::uint64_t bytes);
 
 // work(pe) for every PE of `mask`: on `threads` when given, else in PE order
 // on the calling thread.

@@ -134,7 +134,7 @@ CubeOutcome Cube::execute(const arch::BlockDescriptor& block) {
   // thread that computed them; the others take them in PE order.
   const bool concurrent = fpatr_->concurrent();
   std::array<std::uint8_t, arch::kPeCount> post_flags{};
-  arch::for_each_pe(threads_, open.plan.split.active_mask(), [&](unsigned pe) {
+  arch::for_each_pe(compute_threads(), open.plan.split.active_mask(), [&](unsigned pe) {
     compute_rows(pe);
     if (!concurrent) return;
     if (const auto job = post_process_job(pe)) post_flags[pe] = fpatr_->run(*job).flags;
@@ -163,8 +163,16 @@ CubeOutcome Cube::prepare(const arch::BlockDescriptor& block) {
 }
 
 void Cube::compute_all_rows() {
-  arch::for_each_pe(threads_, block_->plan.split.active_mask(),
+  arch::for_each_pe(compute_threads(), block_->plan.split.active_mask(),
                     [this](unsigned pe) { compute_rows(pe); });
+}
+
+arch::PeThreads* Cube::compute_threads() const {
+  const CubePlan& plan = block_->plan;
+  std::uint64_t macs = 0;
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe)
+    macs = std::max(macs, plan.macs(pe));
+  return arch::pooled_macs(threads_, macs);
 }
 
 void Cube::compute_rows(unsigned pe) {
@@ -275,7 +283,10 @@ CubeOutcome Cube::commit() {
     std::vector<std::uint32_t>& col_term = open.col_term;
     arch::storage_row_terms(info, max_rows, row_term);
     arch::storage_column_terms(info, cols, col_term);
-    arch::for_each_pe(threads_, mask, [&](unsigned pe) {
+    const std::uint64_t bytes =
+        std::uint64_t{max_rows} * cols * arch::element_bits(info.data_type) / 8;
+    arch::PeThreads* threads = arch::pooled_bytes(threads_, bytes);
+    arch::for_each_pe(threads, mask, [&](unsigned pe) {
       const auto* words = staged_words(open.staged[pe]);
       std::uint8_t* payload = tile.payload(pe);
       const std::uint32_t rows = plan.split.rows(pe);

@@ -107,6 +107,9 @@ class Cube {
  private:
   struct Block;  // the open block: plan, operand views, staging
 
+  // The host threads for the open block's rows (arch::pooled_macs).
+  arch::PeThreads* compute_threads() const;
+
   arch::LocalTileFile& local_;
   fabric::Fabric& fabric_;
   arch::ArchState& state_;

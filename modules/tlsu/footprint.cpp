@@ -221,6 +221,7 @@ void move_rows(Memory& memory, const Footprint& footprint, Tile& tile, arch::PeT
     if constexpr (!kLoad) blocks.transpose(dense, 8 * unit, gm, stride);
   };
   using GmRows = decltype(block_rows(memory, 0, 0, 0, false));
+  threads = arch::pooled_bytes(threads, std::uint64_t{t.valid_rows} * row_bytes);
   arch::for_each_pe(threads, footprint.pe_mask, [&](unsigned pe) {
     thread_local std::vector<GmRows> group_gm;  // null: the group moves by runs
     thread_local std::vector<std::uint8_t> staging;

@@ -22,6 +22,10 @@ keys::KeyTable<ModelConfig> model_keys() {
       .mount(frontend::front_end_keys(), &M::front_end)
       .number("host.threads", &M::host_threads, 0, 1024, "threads",
               "host threads for a block's per-PE work (0: the host's cores)")
+      .number("host.pool_min_macs", &M::host_pool_min_macs, 0, std::uint64_t{1} << 40, "MACs",
+              "the least CUBE work of a block's largest PE handed to the host threads")
+      .number("host.pool_min_bytes", &M::host_pool_min_bytes, 0, std::uint64_t{1} << 40, "bytes",
+              "the least bytes moved per PE (TLOAD, publication) handed to the host threads")
       .choice("platform.machine", &M::machine,
               {{Machine::Bare, "bare"}, {Machine::LinxVirt, "linx-virt"}},
               "the devices around the PTO machine")

@@ -9,6 +9,7 @@
 
 #include "arch/arch_state.hpp"
 #include "arch/local_tile_file.hpp"
+#include "arch/pe_threads.hpp"
 #include "block_builder/block_builder.hpp"
 #include "engine/machine.hpp"
 #include "fpatr/fpatr_backend.hpp"
@@ -37,6 +38,10 @@ struct ModelConfig {
   // host.threads: the host threads a block's per-PE work runs on (0: the
   // host's cores); results, traces and statistics do not depend on it.
   std::uint64_t host_threads = 0;
+  // host.pool_min_macs, host.pool_min_bytes: the least per-PE work of a block
+  // handed to those threads (arch::PoolMinimum).
+  std::uint64_t host_pool_min_macs = arch::PoolMinimum{}.macs;
+  std::uint64_t host_pool_min_bytes = arch::PoolMinimum{}.bytes;
 };
 
 // Every field as a configuration key but `profile` (the CUBE's numeric.profile

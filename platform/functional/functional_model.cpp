@@ -22,7 +22,8 @@ cube::CubeConfig cube_config(numeric::NumericProfile profile) {
 FunctionalModel::FunctionalModel(const engine::ModelConfig& config, std::ostream& out,
                                  std::ostream& err)
     : config_(config),
-      threads_(static_cast<unsigned>(config.host_threads)),
+      threads_(static_cast<unsigned>(config.host_threads),
+               {config.host_pool_min_macs, config.host_pool_min_bytes}),
       state_(config.arch),
       memory_(config.memory_base, config.memory_size),
       local_(config.tile_naming, config.capacity.model),

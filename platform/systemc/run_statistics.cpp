@@ -243,8 +243,9 @@ json run_statistics(const SystemCPlatform& platform, std::uint64_t instructions)
          block_total ? static_cast<double>(activation_total) / static_cast<double>(block_total)
                      : 0.0}}},
       {"config", platform.config().to_json()}};
-  // The host's thread count changes no result: statistics compare across it.
-  statistics["config"]["host"].erase("threads");
+  // The host threads change no result: statistics compare across them.
+  for (const char* key : {"threads", "pool_min_macs", "pool_min_bytes"})
+    statistics["config"]["host"].erase(key);
   if (!log.regions().empty()) statistics["regions"] = region_statistics(log, period);
   return statistics;
 }

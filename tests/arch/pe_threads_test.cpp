@@ -1,7 +1,8 @@
 // The host threads for a block's per-PE work: every selected PE runs exactly
 // once for any thread count and mask, the PEs run concurrently when there
 // are threads for them, and an exception reaches the caller (the lowest
-// PE's) after every PE ended, leaving the pool usable.
+// PE's) after every PE ended, leaving the pool usable; work below the pool's
+// minimum is not handed to it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -86,6 +87,16 @@ TEST(PeThreads, WithoutAPoolThePesRunInOrderOnTheCaller) {
   });
   EXPECT_EQ(next, 3u);
   EXPECT_EQ(order, (std::array<unsigned, kPeCount>{0, 2, 3, 0}));
+}
+
+TEST(PeThreads, WorkBelowThePoolMinimumStaysOnTheCaller) {
+  PeThreads threads(2, PoolMinimum{1000, 64});
+  EXPECT_EQ(pooled_macs(&threads, 999), nullptr);
+  EXPECT_EQ(pooled_macs(&threads, 1000), &threads);
+  EXPECT_EQ(pooled_bytes(&threads, 63), nullptr);
+  EXPECT_EQ(pooled_bytes(&threads, 64), &threads);
+  EXPECT_EQ(pooled_macs(nullptr, 1u << 30), nullptr);
+  EXPECT_EQ(pooled_bytes(nullptr, 1u << 30), nullptr);
 }
 
 }  // namespace
