@@ -403,26 +403,18 @@ MaybeFault FrontEnd::scalar(const PreparedInstruction& insn) {
 MaybeFault FrontEnd::scalar_operation(const PreparedInstruction& insn) {
   const FormPlan& plan = *insn.plan;
   // Only SETC*, SETC.TGT, LSRGET, SYS operations and anything after an ACRC have
-  // placement rules; every path returns its result directly (no copies of
-  // the optional fault on the hot path).
-  if (state_.block.system_terminal_pending || plan.commit_setter ||
-      plan.op == Op::SetCommitTarget || plan.op == Op::LocalStateGet || plan.system_block) {
+  // placement rules, and only EBREAK, ACRC and the SystemUnit forms run
+  // outside ScalarUnit: the common path tests two flags. Every path returns
+  // its result directly (no copies of the optional fault on the hot path).
+  if (state_.block.system_terminal_pending || plan.front_end_checks) {
     if (auto misplaced = applicable(plan)) return misplaced;
+    if (routed_outside_scalar_unit(plan.op)) {
+      if (plan.op == Op::Breakpoint) return breakpoint(insn.imm);
+      if (plan.op == Op::CloseRequest) return close_request(static_cast<unsigned>(insn.imm));
+      return system_.execute(insn);
+    }
   }
-  switch (plan.op) {
-    case Op::Breakpoint: return breakpoint(insn.imm);
-    case Op::CloseRequest: return close_request(static_cast<unsigned>(insn.imm));
-    case Op::SystemRegisterGet:
-    case Op::SystemRegisterSet:
-    case Op::SystemRegisterSwap:
-    case Op::LocalStateGet:
-    case Op::CacheMaintenance:
-    case Op::TlbInvalidateAddress:
-    case Op::TlbInvalidateAsid:
-    case Op::TlbInvalidateAll:
-    case Op::ControlRequest: return system_.execute(insn);
-    default: return scalar_.execute(insn);
-  }
+  return scalar_.execute(insn);
 }
 
 arch::Fault FrontEnd::breakpoint(std::uint64_t immediate) const {

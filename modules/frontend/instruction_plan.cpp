@@ -627,7 +627,28 @@ InstructionPlans::InstructionPlans(isa::IsaRelease release) {
       plan_command(form, plans_[i]);
     } else {
       plan_scalar(form, plans_[i]);
+      FormPlan& plan = plans_[i];
+      plan.front_end_checks = plan.commit_setter || plan.system_block ||
+                              plan.op == Op::SetCommitTarget ||
+                              routed_outside_scalar_unit(plan.op);  // LSRGET among them
     }
+  }
+}
+
+bool routed_outside_scalar_unit(Op op) {
+  switch (op) {
+    case Op::Breakpoint:
+    case Op::CloseRequest:
+    case Op::SystemRegisterGet:
+    case Op::SystemRegisterSet:
+    case Op::SystemRegisterSwap:
+    case Op::LocalStateGet:
+    case Op::CacheMaintenance:
+    case Op::TlbInvalidateAddress:
+    case Op::TlbInvalidateAsid:
+    case Op::TlbInvalidateAll:
+    case Op::ControlRequest: return true;
+    default: return false;
   }
 }
 

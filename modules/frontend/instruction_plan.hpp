@@ -148,6 +148,10 @@ struct FormPlan {
   bool word = false;           // *W forms: 32-bit operation, result sign-extended
   bool system_block = false;   // legal only in a SYS block body
   bool commit_setter = false;  // SETC.*: legal only in a COND block body
+  // Placement rules (SETC*, SETC.TGT, LSRGET, SYS) or executed outside
+  // ScalarUnit (EBREAK, ACRC, SystemUnit's forms): the scalar hot path tests
+  // this one flag.
+  bool front_end_checks = false;
   std::int8_t rd = -1, srcl = -1, srcr = -1, srcd = -1, srcp = -1, rtype = -1, shamt = -1, imm = -1;
   std::int8_t rd1 = -1;  // Op::Pair: the second destination
   // The selectors a form reads or writes without naming them (C.SLLI reads
@@ -183,6 +187,9 @@ struct FormPlan {
 std::vector<isa::ScalarForm> bound_forms();
 // Every semantic handler the plan tables name (likewise checked).
 std::vector<std::string_view> bound_handlers();
+
+// The scalar ops FrontEnd runs itself (EBREAK, ACRC) or hands to SystemUnit.
+bool routed_outside_scalar_unit(Op op);
 
 class InstructionPlans {
  public:
