@@ -69,7 +69,9 @@ TEST(FormCoverageTest, EveryControlStartIsBoundByForm) {
     }
     EXPECT_NE(isa::block_start_of(*form), nullptr) << form->form_id;
     EXPECT_EQ(plan.branch_type_field, names("{FALL, IND, RET}")) << form->form_id;
-    if (!plan.branch_type_field) EXPECT_EQ(plan.transfer, expected) << form->form_id;
+    if (!plan.branch_type_field) {
+      EXPECT_EQ(plan.transfer, expected) << form->form_id;
+    }
     const arch::BlockKind kind = names(".FP")    ? arch::BlockKind::Floating
                                  : names(".SYS") ? arch::BlockKind::System
                                                  : arch::BlockKind::Standard;
