@@ -77,7 +77,8 @@ arch::MaybeFault check_datr(const arch::BlockDescriptor& block, DatrUse use) {
                                isa::code_name(isa::NameTable::DataTypeOrNone, datr.data_type)));
   }
   const unsigned code = datr.layout;
-  const bool code_ok = (use == DatrUse::OrdinaryLayout && ordinary_code(code)) ||
+  const bool ordinary = use == DatrUse::OrdinaryLayout || use == DatrUse::PaddedLayout;
+  const bool code_ok = (ordinary && ordinary_code(code)) ||
                        (use == DatrUse::NoLayout && code == 0) ||
                        (use == DatrUse::CubeLoad && is_cube_load_code(code)) ||
                        (use == DatrUse::CubeStore && is_cube_store_code(code));
@@ -85,7 +86,7 @@ arch::MaybeFault check_datr(const arch::BlockDescriptor& block, DatrUse use) {
     return illegal(fmt::format("B.DATR Layout {} is not legal here",
                                isa::code_name(isa::NameTable::Layout, code)));
   }
-  if (!cube && datr.pad != 0) {
+  if (!cube && use != DatrUse::PaddedLayout && datr.pad != 0) {
     return illegal(fmt::format("B.DATR PadValue {} must be Zero outside CUBE conversions",
                                isa::code_name(isa::NameTable::PadValue, datr.pad)));
   }

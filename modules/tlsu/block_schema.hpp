@@ -15,6 +15,7 @@ namespace ptovp::tlsu {
 // How a block may use B.DATR.
 enum class DatrUse : std::uint8_t {
   OrdinaryLayout,  // any ordinary layout code, PadValue Zero
+  PaddedLayout,    // any ordinary layout code, any PadValue (MGATHER)
   CubeLoad,        // explicit ND2M32/ND2M16/ND2N8 with DTYPE_NONE, any PadValue
   CubeStore,       // explicit M322ND/M162ND/N82ND with DTYPE_NONE, any PadValue
   NoLayout,        // NORM only, PadValue Zero

@@ -137,6 +137,100 @@ std::uint64_t valid_bytes(const arch::TileInfo& info) {
   if (!name) return name.fault()
 // NOLINTEND(bugprone-macro-parentheses)
 
+namespace {
+
+// TileIndexByteDisplacement: an index element sign- or zero-extended from
+// its width.
+std::uint64_t byte_displacement(std::uint64_t raw, arch::DataType index_type) {
+  const unsigned bits = arch::element_bits(index_type);
+  if (bits >= 64 || !numeric::is_signed_integer(index_type)) return raw;
+  const std::uint64_t sign = std::uint64_t{1} << (bits - 1);
+  return (raw ^ sign) - sign;
+}
+
+// The indexed forms' shape (BundleMGATHERDimensionsLegal): explicit LB0
+// (ValidCol), LB1 (ValidRow, default 1) and LB2 (Col, default LB0), Col a
+// power of two holding ValidCol.
+struct IndexedShape {
+  std::uint32_t valid_rows;
+  std::uint32_t valid_columns;
+  std::uint32_t columns;
+};
+
+Expected<IndexedShape> indexed_shape(const BlockDescriptor& block, const char* form) {
+  PTOVP_TRY_VALUE(lb0, arch::dimension(block, 0));
+  PTOVP_TRY_VALUE(lb1, arch::dimension(block, 1));
+  PTOVP_TRY_VALUE(lb2, arch::dimension(block, 2));
+  if (!*lb0) return illegal(fmt::format("{} needs an explicit LB0 (ValidCol)", form));
+  const IndexedShape shape{value_or(*lb1, 1), **lb0, value_or(*lb2, **lb0)};
+  if ((shape.columns & (shape.columns - 1)) != 0 || shape.valid_columns > shape.columns) {
+    return illegal(fmt::format("{} Col {} is not a power of two >= ValidCol {}", form,
+                               shape.columns, shape.valid_columns));
+  }
+  return shape;
+}
+
+// An index tile of an indexed form: defined on every PE of `mask`, of an
+// integer type (IndexedTLSUIndexDataTypeLegal), and of the block's valid
+// shape.
+Expected<unsigned> index_tile(const arch::LocalTileFile& local, unsigned code, std::uint8_t mask,
+                              const IndexedShape& shape, const char* form) {
+  PTOVP_TRY_VALUE(index, defined_source(local, code, mask));
+  const TileInfo& held = local.at(*index).info();
+  if (!numeric::is_integer(held.data_type)) {
+    return illegal(fmt::format("{} index tile {} holds {}, not an integer type", form,
+                               local.source_name(*index), numeric::name(held.data_type)));
+  }
+  if (held.valid_rows != shape.valid_rows || held.valid_columns != shape.valid_columns) {
+    return illegal(fmt::format("{} index tile {} ({}) is not {}x{}", form,
+                               local.source_name(*index), held.describe(), shape.valid_rows,
+                               shape.valid_columns));
+  }
+  return *index;
+}
+
+// IndexedTLSUTransferDataTypeLegal: a byte displacement has no nibble
+// selector, so no 4-bit transfer type.
+Expected<arch::DataType> indexed_transfer_type(const BlockDescriptor& block, const char* form) {
+  PTOVP_TRY_VALUE(type, transfer_type(block));
+  if (arch::is_four_bit(*type)) {
+    return illegal(
+        fmt::format("{} cannot transfer the 4-bit type {}: a byte displacement has "
+                    "no nibble selector",
+                    form, numeric::name(*type)));
+  }
+  return *type;
+}
+
+// The address of every lane of every PE of `mask`, in PE order and then
+// row-major: PE p's B.IOR base plus its index tile's element as a byte
+// displacement. Each is probed (alignment to `bytes`, then DataPage) in that
+// order, so the first failing lane is the fault.
+Expected<std::vector<std::uint64_t>> lane_addresses(const memory::MemoryPort& memory,
+                                                    const BlockDescriptor& block, std::uint8_t mask,
+                                                    const LocalTile& indices,
+                                                    const IndexedShape& shape, unsigned bytes) {
+  const TileInfo& info = indices.info();
+  std::vector<std::uint64_t> addresses;
+  addresses.reserve(std::size_t{arch::pe_count(mask)} * shape.valid_rows * shape.valid_columns);
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+    if (!arch::pe_selected(mask, pe)) continue;
+    for (std::uint32_t row = 0; row < shape.valid_rows; ++row) {
+      for (std::uint32_t col = 0; col < shape.valid_columns; ++col) {
+        const std::uint64_t raw = arch::read_slot(indices.payload(pe), info.data_type,
+                                                  arch::storage_index(info, row, col));
+        const std::uint64_t address =
+            block.ior_values[pe][0] + byte_displacement(raw, info.data_type);
+        if (auto bad = memory.probe(address, bytes, bytes)) return *bad;
+        addresses.push_back(address);
+      }
+    }
+  }
+  return addresses;
+}
+
+}  // namespace
+
 MaybeFault Tlsu::execute(const BlockDescriptor& block, std::uint64_t tile_capacity) {
   last_destination_.reset();
   tile_capacity_ = tile_capacity;
@@ -157,10 +251,10 @@ MaybeFault Tlsu::execute(const BlockDescriptor& block, std::uint64_t tile_capaci
     case TlsuFunction::TMovS2LBroadcast: return shared_to_local(block, true);
     case TlsuFunction::TMovS2LExtract: return shared_to_local(block, false);
     case TlsuFunction::GMov: return gmov(block);
-    case TlsuFunction::MGather:
-    case TlsuFunction::MScatter:
+    case TlsuFunction::MGather: return gather(block);
+    case TlsuFunction::MScatter: return scatter(block);
     case TlsuFunction::MGatherMask:
-    case TlsuFunction::MScatterMask:
+    case TlsuFunction::MScatterMask: return masked_indexed(block);
     case TlsuFunction::MGatherCas: break;
   }
   return make_fault(
@@ -171,7 +265,12 @@ MaybeFault Tlsu::execute(const BlockDescriptor& block, std::uint64_t tile_capaci
 const char* transfer_direction(const BlockDescriptor& block) {
   if (block.is_tlsu(TlsuFunction::TStore) || block.is_tlsu(TlsuFunction::TStoreSPart))
     return "stored";
-  if (block.is_tlsu(TlsuFunction::TLoad) || block.is_tlsu(TlsuFunction::TPrefetch)) return "loaded";
+  if (block.is_tlsu(TlsuFunction::MScatter) || block.is_tlsu(TlsuFunction::MScatterMask))
+    return "stored";
+  if (block.is_tlsu(TlsuFunction::TLoad) || block.is_tlsu(TlsuFunction::TPrefetch) ||
+      block.is_tlsu(TlsuFunction::MGather) || block.is_tlsu(TlsuFunction::MGatherMask) ||
+      block.is_tlsu(TlsuFunction::MGatherCas))
+    return "loaded";
   return "moved";
 }
 
@@ -641,6 +740,137 @@ MaybeFault Tlsu::shared_to_local(const BlockDescriptor& block, bool broadcast) {
     }
   }
   return std::nullopt;
+}
+
+// MGATHER (asl/block/model/dispatch/tlsu-mgather.asl,
+// asl/tile/model/memory/gather-scatter.asl): each PE of the mask loads
+// element (r, c) of its destination from its B.IOR base plus its index
+// tile's element (r, c) as a byte displacement. Every PE's every access is
+// checked (PE order, then row-major) before the destination is allocated;
+// the destination is padded with PadValue and its valid elements loaded.
+MaybeFault Tlsu::gather(const BlockDescriptor& block) {
+  constexpr const char* kForm = "MGATHER";
+  PTOVP_TRY(one_tile_binding(block, true, 1));
+  if (!block.ior.valid) return illegal("MGATHER needs a B.IOR naming its base register");
+  PTOVP_TRY(check_ior(block, 1));
+  PTOVP_TRY_VALUE(shape, indexed_shape(block, kForm));
+  PTOVP_TRY(check_datr(block, DatrUse::PaddedLayout));
+  const TileBinding& binding = block.tiles[0];
+  PTOVP_TRY_VALUE(index, index_tile(local_, binding.source[0], binding.pe_mask, *shape, kForm));
+  PTOVP_TRY_VALUE(type, indexed_transfer_type(block, kForm));
+  PTOVP_TRY_VALUE(capacity, local_size(binding));
+  PTOVP_TRY_VALUE(info, arch::make_ordinary_tile(*capacity, shape->columns, shape->valid_rows,
+                                                 shape->valid_columns, *type, tile_layout(block),
+                                                 arch::Location::Any, arch::kMaxLocalCapacity));
+  PTOVP_TRY_VALUE(plan, plan_destination(binding, *capacity));
+  const LocalTile& indices = local_.at(*index);
+  const unsigned bytes = arch::memory_element_bytes(*type);
+  PTOVP_TRY_VALUE(addresses,
+                  lane_addresses(memory_, block, binding.pe_mask, indices, *shape, bytes));
+  LocalTile& tile = commit_destination(*plan, *info, binding.pe_mask);
+  const std::uint64_t pad = arch::pad_bits(static_cast<arch::PadValue>(block.datr.pad), *type);
+  std::size_t next = 0;
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+    if (!arch::pe_selected(binding.pe_mask, pe)) continue;
+    for (std::uint32_t row = 0; row < info->rows; ++row) {
+      for (std::uint32_t col = 0; col < info->columns; ++col)
+        arch::write_slot(tile.payload(pe), *type, arch::storage_index(*info, row, col), pad);
+    }
+    for (std::uint32_t row = 0; row < shape->valid_rows; ++row) {
+      for (std::uint32_t col = 0; col < shape->valid_columns; ++col) {
+        const std::uint64_t address = (*addresses)[next++];
+        if (observer_ != nullptr) observer_->accessed(address, bytes, false);
+        arch::write_slot(tile.payload(pe), *type, arch::storage_index(*info, row, col),
+                         load_element(memory_, address, *type, false));
+      }
+    }
+  }
+  // MarkTilePhysicalRegionDefined: the padding is defined too.
+  for (std::uint32_t row = 0; row < info->rows; ++row) {
+    for (std::uint32_t col = 0; col < info->columns; ++col) {
+      const bool valid = row < shape->valid_rows && col < shape->valid_columns;
+      if (!valid) tile.define_slot(arch::storage_index(*info, row, col), false);
+    }
+  }
+  tile.define_valid_region();
+  return std::nullopt;
+}
+
+// MSCATTER (asl/block/model/dispatch/tlsu-mscatter.asl,
+// asl/tile/model/memory/gather-scatter.asl): each PE of the mask stores
+// element (r, c) of its data tile at its B.IOR base plus its index tile's
+// element (r, c) as a byte displacement. Every access of every PE is checked
+// first; the stores then run PE by PE in row-major lane order, so where lanes
+// share an address the last one wins (docs/spec-choices.md).
+MaybeFault Tlsu::scatter(const BlockDescriptor& block) {
+  constexpr const char* kForm = "MSCATTER";
+  PTOVP_TRY(one_tile_binding(block, false, 2));
+  if (!block.ior.valid) return illegal("MSCATTER needs a B.IOR naming its base register");
+  PTOVP_TRY(check_ior(block, 1));
+  PTOVP_TRY_VALUE(shape, indexed_shape(block, kForm));
+  PTOVP_TRY(check_datr(block, DatrUse::OrdinaryLayout));
+  const TileBinding& binding = block.tiles[0];
+  PTOVP_TRY_VALUE(type, indexed_transfer_type(block, kForm));
+  PTOVP_TRY_VALUE(data, defined_source(local_, binding.source[0], binding.pe_mask));
+  PTOVP_TRY_VALUE(index, index_tile(local_, binding.source[1], binding.pe_mask, *shape, kForm));
+  const LocalTile& source = local_.at(*data);
+  const LocalTile& indices = local_.at(*index);
+  const TileInfo& held = source.info();
+  const arch::Layout layout = tile_layout(block);
+  if (held.data_type != *type || held.valid_rows != shape->valid_rows ||
+      held.valid_columns != shape->valid_columns || held.columns != shape->columns ||
+      held.layout != layout || indices.info().layout != layout) {
+    return illegal(fmt::format(
+        "MSCATTER of {} {}x{} (Col {}, {}) does not match data tile {} ({}) and index tile {} "
+        "({})",
+        numeric::name(*type), shape->valid_rows, shape->valid_columns, shape->columns,
+        arch::name(layout), local_.source_name(*data), held.describe(), local_.source_name(*index),
+        indices.info().describe()));
+  }
+  const unsigned bytes = arch::memory_element_bytes(*type);
+  PTOVP_TRY_VALUE(addresses,
+                  lane_addresses(memory_, block, binding.pe_mask, indices, *shape, bytes));
+  std::size_t next = 0;
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+    if (!arch::pe_selected(binding.pe_mask, pe)) continue;
+    for (std::uint32_t row = 0; row < shape->valid_rows; ++row) {
+      for (std::uint32_t col = 0; col < shape->valid_columns; ++col) {
+        const std::uint64_t address = (*addresses)[next++];
+        if (observer_ != nullptr) observer_->accessed(address, bytes, true);
+        std::ignore = memory_.store(
+            address, bytes,
+            arch::read_slot(source.payload(pe), *type, arch::storage_index(held, row, col)));
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// MGATHER.MASK and MSCATTER.MASK read their lane enables from a predicate
+// tile (TilePredicateValuesLegal). Only VEC operations produce predicate
+// tiles, and this platform models none, so every Local tile here is a data
+// tile: once the binding is well formed the spec's TileLegality follows.
+MaybeFault Tlsu::masked_indexed(const BlockDescriptor& block) {
+  const bool gathers = block.is_tlsu(TlsuFunction::MGatherMask);
+  const char* form = gathers ? "MGATHER.MASK" : "MSCATTER.MASK";
+  if (gathers) {
+    PTOVP_TRY(one_tile_binding(block, true, 2));
+  } else if (block.tile_count != 2 || block.shared_count != 0 || block.tiles[0].source_count != 2 ||
+             block.tiles[0].has_destination || block.tiles[1].source_count != 1 ||
+             block.tiles[1].has_destination || !block.tiles[1].last) {
+    return illegal("MSCATTER.MASK needs B.IOT DataTile, IndexTile and B.IOT MaskTile, last");
+  }
+  if (!block.ior.valid)
+    return illegal(fmt::format("{} needs a B.IOR naming its base register", form));
+  PTOVP_TRY(check_ior(block, 1));
+  PTOVP_TRY_VALUE(shape, indexed_shape(block, form));
+  const TileBinding& mask_binding = block.tiles[gathers ? 0 : 1];
+  const unsigned mask_code = mask_binding.source[gathers ? 1 : 0];
+  PTOVP_TRY_VALUE(mask, defined_source(local_, mask_code, mask_binding.pe_mask));
+  return illegal(
+      fmt::format("{} mask tile {} ({}) is not a predicate tile: predicate tiles come "
+                  "from VEC operations, which this platform does not model",
+                  form, local_.source_name(*mask), local_.at(*mask).info().describe()));
 }
 
 }  // namespace ptovp::tlsu

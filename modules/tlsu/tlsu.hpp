@@ -3,7 +3,9 @@
 //   F0 TLOAD (Local ordinary, Local CUBE ND2M32/ND2M16/ND2N8, Shared)
 //   F1 TSTORE (Local ordinary, Local CUBE M322ND/M162ND/N82ND, Shared mask 1111)
 //   F2 TMOV Local copy, F3 TPREFETCH, F9/F10 TMOV.L2S.INSERT/.PUBLISH,
-//   F11/F12 TMOV.S2L.BROADCAST/.EXTRACT, F13 GMOV, F14 TSTORE.SPART.
+//   F4 MGATHER, F5 MSCATTER, F6/F7 MGATHER.MASK/MSCATTER.MASK (TileLegality:
+//   no predicate tile exists here), F11/F12 TMOV.S2L.BROADCAST/.EXTRACT,
+//   F13 GMOV, F14 TSTORE.SPART.
 // Every check (schema, attributes, descriptors, allocation, the whole GM
 // footprint: alignment then DataPage) runs before the first effect, so a fault
 // leaves tiles, Shared records, memory and capacity unchanged.
@@ -65,6 +67,9 @@ class Tlsu {
   arch::MaybeFault local_to_shared(const arch::BlockDescriptor& block, bool publish);
   arch::MaybeFault shared_to_local(const arch::BlockDescriptor& block, bool broadcast);
   arch::MaybeFault gmov(const arch::BlockDescriptor& block);
+  arch::MaybeFault gather(const arch::BlockDescriptor& block);
+  arch::MaybeFault scatter(const arch::BlockDescriptor& block);
+  arch::MaybeFault masked_indexed(const arch::BlockDescriptor& block);
 
   // Plans the block's Local destination; the charge includes Shared records.
   arch::Expected<arch::AllocationPlan> plan_destination(const arch::TileBinding& binding,
