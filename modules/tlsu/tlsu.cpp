@@ -229,6 +229,57 @@ Expected<std::vector<std::uint64_t>> lane_addresses(const memory::MemoryPort& me
   return addresses;
 }
 
+// BundleMGATHERCASBindingsLegal: B.IOT IndexTile, ExpectedTile (not last),
+// then B.IOT ReplacementTile, last, ->DstTile, with one mask.
+MaybeFault cas_bindings(const BlockDescriptor& block) {
+  const TileBinding& first = block.tiles[0];
+  const TileBinding& second = block.tiles[1];
+  if (block.tile_count != 2 || block.shared_count != 0 || first.has_destination ||
+      first.source_count != 2 || first.last || !second.has_destination ||
+      second.source_count != 1 || !second.last || first.pe_mask != second.pe_mask) {
+    return illegal(
+        "MGATHER.CAS needs B.IOT IndexTile, ExpectedTile and B.IOT ReplacementTile, last, "
+        "->DstTile with one mask and no B.IOS");
+  }
+  return std::nullopt;
+}
+
+// The expected (B.IOT 1, SrcTile1) and replacement (B.IOT 2, SrcTile0)
+// elements of every lane, in lane_addresses' order: both tiles defined, of
+// the transfer type and the block's valid shape.
+MaybeFault cas_operands(const arch::LocalTileFile& local, const BlockDescriptor& block,
+                        const IndexedShape& shape, arch::DataType type,
+                        std::vector<std::uint64_t>& expected,
+                        std::vector<std::uint64_t>& replacement) {
+  const std::uint8_t mask = block.tiles[1].pe_mask;
+  const struct {
+    unsigned code;
+    const char* role;
+    std::vector<std::uint64_t>* values;
+  } operands[] = {{block.tiles[0].source[1], "expected", &expected},
+                  {block.tiles[1].source[0], "replacement", &replacement}};
+  for (const auto& operand : operands) {
+    PTOVP_TRY_VALUE(index, defined_source(local, operand.code, mask));
+    const LocalTile& tile = local.at(*index);
+    const TileInfo& held = tile.info();
+    if (held.data_type != type || held.valid_rows != shape.valid_rows ||
+        held.valid_columns != shape.valid_columns) {
+      return illegal(fmt::format("MGATHER.CAS {} tile {} ({}) is not {} {}x{}", operand.role,
+                                 local.source_name(*index), held.describe(), numeric::name(type),
+                                 shape.valid_rows, shape.valid_columns));
+    }
+    for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+      if (!arch::pe_selected(mask, pe)) continue;
+      for (std::uint32_t row = 0; row < shape.valid_rows; ++row) {
+        for (std::uint32_t col = 0; col < shape.valid_columns; ++col)
+          operand.values->push_back(
+              arch::read_slot(tile.payload(pe), type, arch::storage_index(held, row, col)));
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 MaybeFault Tlsu::execute(const BlockDescriptor& block, std::uint64_t tile_capacity) {
@@ -255,7 +306,7 @@ MaybeFault Tlsu::execute(const BlockDescriptor& block, std::uint64_t tile_capaci
     case TlsuFunction::MScatter: return scatter(block);
     case TlsuFunction::MGatherMask:
     case TlsuFunction::MScatterMask: return masked_indexed(block);
-    case TlsuFunction::MGatherCas: break;
+    case TlsuFunction::MGatherCas: return gather(block);
   }
   return make_fault(
       FaultCode::IllegalInstruction,
@@ -742,31 +793,43 @@ MaybeFault Tlsu::shared_to_local(const BlockDescriptor& block, bool broadcast) {
   return std::nullopt;
 }
 
-// MGATHER (asl/block/model/dispatch/tlsu-mgather.asl,
-// asl/tile/model/memory/gather-scatter.asl): each PE of the mask loads
-// element (r, c) of its destination from its B.IOR base plus its index
-// tile's element (r, c) as a byte displacement. Every PE's every access is
-// checked (PE order, then row-major) before the destination is allocated;
-// the destination is padded with PadValue and its valid elements loaded.
+// MGATHER and MGATHER.CAS (asl/block/model/dispatch/tlsu-mgather.asl,
+// tlsu-mgather-cas.asl; asl/tile/model/memory/gather-scatter.asl,
+// atomics.asl): each PE of the mask loads element (r, c) of its destination
+// from its B.IOR base plus its index tile's element (r, c) as a byte
+// displacement. Every PE's every access is checked (PE order, then
+// row-major) once the destination is planned and before any effect; the
+// destination is padded with PadValue and its valid elements loaded. The CAS
+// form then stores the replacement element wherever the loaded value equals
+// the expected one, lane by lane in that order, so a later lane to the same
+// address sees the earlier one's store (docs/spec-choices.md).
 MaybeFault Tlsu::gather(const BlockDescriptor& block) {
-  constexpr const char* kForm = "MGATHER";
-  PTOVP_TRY(one_tile_binding(block, true, 1));
-  if (!block.ior.valid) return illegal("MGATHER needs a B.IOR naming its base register");
+  const bool cas = block.is_tlsu(TlsuFunction::MGatherCas);
+  const char* form = cas ? "MGATHER.CAS" : "MGATHER";
+  PTOVP_TRY(cas ? cas_bindings(block) : one_tile_binding(block, true, 1));
+  if (!block.ior.valid)
+    return illegal(fmt::format("{} needs a B.IOR naming its base register", form));
   PTOVP_TRY(check_ior(block, 1));
-  PTOVP_TRY_VALUE(shape, indexed_shape(block, kForm));
+  PTOVP_TRY_VALUE(shape, indexed_shape(block, form));
   PTOVP_TRY(check_datr(block, DatrUse::PaddedLayout));
-  const TileBinding& binding = block.tiles[0];
-  PTOVP_TRY_VALUE(index, index_tile(local_, binding.source[0], binding.pe_mask, *shape, kForm));
-  PTOVP_TRY_VALUE(type, indexed_transfer_type(block, kForm));
+  const TileBinding& binding = block.tiles[cas ? 1 : 0];  // the destination's
+  PTOVP_TRY_VALUE(index,
+                  index_tile(local_, block.tiles[0].source[0], binding.pe_mask, *shape, form));
+  PTOVP_TRY_VALUE(type, indexed_transfer_type(block, form));
   PTOVP_TRY_VALUE(capacity, local_size(binding));
   PTOVP_TRY_VALUE(info, arch::make_ordinary_tile(*capacity, shape->columns, shape->valid_rows,
                                                  shape->valid_columns, *type, tile_layout(block),
                                                  arch::Location::Any, arch::kMaxLocalCapacity));
+  // MGATHER.CAS: each lane's expected and replacement elements, read before
+  // the destination may take over a source's register.
+  std::vector<std::uint64_t> expected, replacement;
+  if (cas) {
+    PTOVP_TRY(cas_operands(local_, block, *shape, *type, expected, replacement));
+  }
   PTOVP_TRY_VALUE(plan, plan_destination(binding, *capacity));
-  const LocalTile& indices = local_.at(*index);
   const unsigned bytes = arch::memory_element_bytes(*type);
-  PTOVP_TRY_VALUE(addresses,
-                  lane_addresses(memory_, block, binding.pe_mask, indices, *shape, bytes));
+  PTOVP_TRY_VALUE(
+      addresses, lane_addresses(memory_, block, binding.pe_mask, local_.at(*index), *shape, bytes));
   LocalTile& tile = commit_destination(*plan, *info, binding.pe_mask);
   const std::uint64_t pad = arch::pad_bits(static_cast<arch::PadValue>(block.datr.pad), *type);
   std::size_t next = 0;
@@ -777,11 +840,13 @@ MaybeFault Tlsu::gather(const BlockDescriptor& block) {
         arch::write_slot(tile.payload(pe), *type, arch::storage_index(*info, row, col), pad);
     }
     for (std::uint32_t row = 0; row < shape->valid_rows; ++row) {
-      for (std::uint32_t col = 0; col < shape->valid_columns; ++col) {
-        const std::uint64_t address = (*addresses)[next++];
-        if (observer_ != nullptr) observer_->accessed(address, bytes, false);
-        arch::write_slot(tile.payload(pe), *type, arch::storage_index(*info, row, col),
-                         load_element(memory_, address, *type, false));
+      for (std::uint32_t col = 0; col < shape->valid_columns; ++col, ++next) {
+        const std::uint64_t address = (*addresses)[next];
+        const std::uint64_t old = load_element(memory_, address, *type, false);
+        arch::write_slot(tile.payload(pe), *type, arch::storage_index(*info, row, col), old);
+        const bool swaps = cas && old == expected[next];
+        if (observer_ != nullptr) observer_->accessed(address, bytes, swaps);
+        if (swaps) std::ignore = memory_.store(address, bytes, replacement[next]);
       }
     }
   }

@@ -4,7 +4,7 @@
 //   F1 TSTORE (Local ordinary, Local CUBE M322ND/M162ND/N82ND, Shared mask 1111)
 //   F2 TMOV Local copy, F3 TPREFETCH, F9/F10 TMOV.L2S.INSERT/.PUBLISH,
 //   F4 MGATHER, F5 MSCATTER, F6/F7 MGATHER.MASK/MSCATTER.MASK (TileLegality:
-//   no predicate tile exists here), F11/F12 TMOV.S2L.BROADCAST/.EXTRACT,
+//   no predicate tile exists here), F8 MGATHER.CAS, F11/F12 TMOV.S2L.BROADCAST/.EXTRACT,
 //   F13 GMOV, F14 TSTORE.SPART.
 // Every check (schema, attributes, descriptors, allocation, the whole GM
 // footprint: alignment then DataPage) runs before the first effect, so a fault

@@ -108,6 +108,32 @@ TEST_F(FunctionalTest, TileCopyFirmwareMatchesGolden) {
   EXPECT_EQ(capacity_in_use(), 2u * 4 * 256 + 256);
 }
 
+// firmware/gather_scatter: PE p's table word i is p*0x100 + i. The gather
+// reads the table words at its byte displacements; the scatter writes them
+// to the output at the other displacements; the CAS finds every output lane
+// equal to the gathered one, stores the replacements (table words 32..39 and
+// 40..47) and writes the gathered values to SWAPPED.
+TEST_F(FunctionalTest, GatherScatterFirmwareMatchesGolden) {
+  const engine::RunResult result =
+      run(read_text(PTOVP_SOURCE_DIR "/firmware/gather_scatter/gather_scatter.s"), 10000);
+  ASSERT_TRUE(result.halt);
+  ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint)
+      << engine::format_fault_report(*result.halt);
+  EXPECT_EQ(result.halt->exit_code, 0);
+  const unsigned gather[16] = {0, 4, 60, 252, 128, 8, 200, 16, 44, 36, 28, 20, 12, 4, 132, 248};
+  const unsigned scatter[16] = {60, 56, 52, 48, 44, 40, 36, 32, 28, 24, 20, 16, 12, 8, 4, 0};
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+    for (unsigned lane = 0; lane < 16; ++lane) {
+      const std::uint32_t gathered = pe * 0x100 + gather[lane] / 4;
+      const std::uint32_t replacement = pe * 0x100 + 32 + lane;
+      EXPECT_EQ(word_at(model.memory(), 0x2000 + 256 * pe + scatter[lane]), replacement)
+          << "PE" << pe << " lane " << lane;
+      EXPECT_EQ(word_at(model.memory(), 0x3000 + 256 * pe + 4 * lane), gathered)
+          << "PE" << pe << " lane " << lane;
+    }
+  }
+}
+
 // block/execution BSTART.TLOAD + BSTART.TSTORE: per-PE base through B.IOR
 // returns the same bytes, with an odd shape (5 x 3 U16, stride 10 bytes).
 TEST_F(FunctionalTest, TloadTstoreRoundTripPerPe) {

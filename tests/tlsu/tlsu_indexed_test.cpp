@@ -147,6 +147,40 @@ TEST_F(IndexedTlsuTest, ScatterStoresEachPesLanesAndTheLastDuplicateWins) {
 // Instructions before the indexed block: 9 set up the bases, 6 load T0.
 constexpr unsigned kSetup = 15;
 
+// MGATHER.CAS: each lane loads the old element into the destination and
+// stores the replacement where the old element equals the expected one.
+// Lanes run in row-major order, so the second of two lanes to one address
+// compares against the first one's store.
+TEST_F(IndexedTlsuTest, GatherCasSwapsMatchingLanesInOrder) {
+  // Memory at each PE's base 0x3000 + 0x40 p: {10, 20, 30, 40}.
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe)
+    write_words(0x3000 + 0x40 * pe, {10, 20, 30, 40});
+  write_words(0x2000, {0, 4, 8, 8});      // lanes 2 and 3 share base + 8
+  write_words(0x2100, {10, 99, 30, 30});  // expected
+  write_words(0x2200, {11, 21, 31, 32});  // replacement
+  const std::string load_row =
+      "  BSTART.TLOAD U32\n  B.DIM zero, 4, ->LB0\n  B.IOR [a4, zero]\n"
+      "  B.IOT mask=1111, last, ->T<1>\n  BSTOP\n";
+  ASSERT_NO_FATAL_FAILURE(
+      run_ok(kBases + "  hl.liu 0x2000, ->a4\n" + load_row + "  hl.liu 0x2100, ->a4\n" + load_row +
+             "  hl.liu 0x2200, ->a4\n" + load_row +
+             "  BSTART.MGATHER.CAS U32\n  B.DIM zero, 4, ->LB0\n  B.IOR [s2]\n"
+             "  B.IOT T0, T1, mask=1111\n  B.IOT T2, mask=1111, last, ->T<1>\n  BSTOP\n"));
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+    const std::uint64_t base = 0x3000 + 0x40 * pe;
+    // Lane 0: 10 == 10, swapped to 11; lane 1: 20 != 99, kept; lane 2: 30 ==
+    // 30, swapped to 31; lane 3 reads 31 != 30, kept.
+    EXPECT_EQ(element(3, pe, 0, 0), 10u) << "PE" << pe;
+    EXPECT_EQ(element(3, pe, 0, 1), 20u) << "PE" << pe;
+    EXPECT_EQ(element(3, pe, 0, 2), 30u) << "PE" << pe;
+    EXPECT_EQ(element(3, pe, 0, 3), 31u) << "PE" << pe;
+    EXPECT_EQ(memory_word(base + 0), 11u) << "PE" << pe;
+    EXPECT_EQ(memory_word(base + 4), 20u) << "PE" << pe;
+    EXPECT_EQ(memory_word(base + 8), 31u) << "PE" << pe;
+    EXPECT_EQ(memory_word(base + 12), 40u) << "PE" << pe;
+  }
+}
+
 // A misaligned lane faults at its address before any destination is
 // allocated (PE0 lane 2: 0x1010 + 6 is not 4-byte aligned).
 TEST_F(IndexedTlsuTest, GatherMisalignedLaneFaultsFirst) {
@@ -215,7 +249,13 @@ INSTANTIATE_TEST_SUITE_P(
                    "is not a predicate tile"},
         SchemaCase{"  BSTART.MSCATTER.MASK S32\n  B.DIM zero, 4, ->LB0\n  B.DIM zero, 2, ->LB1\n"
                    "  B.IOR [s0]\n  B.IOT T0, T0, mask=1111\n  B.IOT T0, mask=1111, last\n",
-                   "is not a predicate tile"}));
+                   "is not a predicate tile"},
+        SchemaCase{"  BSTART.MGATHER.CAS U32\n  B.DIM zero, 4, ->LB0\n  B.DIM zero, 2, ->LB1\n"
+                   "  B.IOR [s0]\n  B.IOT T0, T0, mask=1111, last, ->T<1>\n",
+                   "MGATHER.CAS needs B.IOT IndexTile, ExpectedTile"},
+        SchemaCase{"  BSTART.MGATHER.CAS U32\n  B.DIM zero, 4, ->LB0\n  B.DIM zero, 2, ->LB1\n"
+                   "  B.IOR [s0]\n  B.IOT T0, T0, mask=1111\n  B.IOT T0, mask=1111, last, ->T<1>\n",
+                   "MGATHER.CAS expected tile"}));
 
 }  // namespace
 }  // namespace ptovp::testing
