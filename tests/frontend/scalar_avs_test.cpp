@@ -256,7 +256,9 @@ class ScalarAvsTest : public ProgramTest {
         for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
           const arch::Expected<std::uint64_t> read = state.read_ssr(pe, address);
           EXPECT_TRUE(read.ok()) << "SSR " << address;
-          if (read.ok()) EXPECT_EQ(*read, value) << "SSR " << address;
+          if (read.ok()) {
+            EXPECT_EQ(*read, value) << "SSR " << address;
+          }
         }
       } else if (what == "trap_number" || what == "trap_cause" || what == "trap_argument0") {
         unsigned ring = 0;
