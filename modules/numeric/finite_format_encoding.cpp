@@ -88,8 +88,9 @@ Encoded finite_only_convert(const DecodedValue& value, DataType type, RoundingMo
       e < f.tiny_exponent - 1 ||
       (e == f.tiny_exponent - 1 && magnitude(round_at(v, e - f.fraction_bits, mode)) != 2 * hidden);
   if (tiny && rounded.inexact) flags |= kFlagsUnderflow;
-  if (n < hidden) return {sign | n, flags};  // exponent code 0
-  const auto biased = static_cast<std::uint64_t>(exponent - f.minimum_exponent + 1);
+  if (n < hidden) return {sign | n, flags};                       // exponent code 0
+  const int biased_exponent = exponent - f.minimum_exponent + 1;  // >= 1: a normal number
+  const auto biased = static_cast<std::uint64_t>(biased_exponent);
   return {sign | biased << f.fraction_bits | (n - hidden), flags};
 }
 
