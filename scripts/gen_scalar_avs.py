@@ -150,6 +150,79 @@ IGNORED = re.compile(
 SSR_ADDRESSES = {"thread_ptr": 0x0, "global_ptr": 0x1}
 
 
+# The vocabulary: (ASL statement, vector directive). A directive names the
+# statement's groups as {N} (the text), {N:x} (the expression's value in hex),
+# {N:d} (in decimal), {N:tu} (TRUE/FALSE: the T or U queue), {N:not} ('!' -> 0, else 1),
+# {N:lower} and {N:ssr} (a base SSR's address); an empty directive accepts
+# the statement without a check.
+SETUP = [
+    (r"SetCurrentACR\((\d+)\)", "acr {1}"),
+    (r"EnterBundleBody\(\)", "body"),
+    (r"_BARG\.bpcn = (.+)", "bpcn {1:x}"),
+    (r"_SystemRegisters\.cycle = (.+)", "cycle {1:d}"),
+    (r"_SystemRegisters\.(thread_ptr|global_ptr) = (.+)", "ssr {1:ssr} {2:x}"),
+    (r"assert !_[TU]QueueValid\[\[\d\]\]", ""),  # a precondition the reset establishes
+    (r"WriteGPR\((\d+), (.+)\)", "gpr {1} {2:x}"),
+    (r"_([TU])Queue\[\[(\d)\]\] = (.+)", "queue {1:lower} {2} {3:x}"),
+    (r"_[TU]QueueValid\[\[\d\]\] = TRUE", ""),
+    (r"PushTemporaryQueue\((TRUE|FALSE), (.+)\)", "push {1:tu} {2:x}"),
+    (r"Store\((.+), (\d), (.+)\)", "mem {1:x} {2} {3:x}"),
+    (r"_ReturnAddress = (.+)", "return {1:x}"),
+    (r"WriteTPC\((.+)\)", "tpc {1:x}"),
+    (r"assert ReadTPC\(\) == (.+)", ""),
+]
+
+EXPECTATIONS = [
+    (r"assert ScalarFPFlags\(\) == (.+)", "expect flags {1:x}"),
+    (r"assert ReadTemporaryQueue\((TRUE|FALSE), (\d)\) == (.+)", "expect queue {1:tu} {2} {3:x}"),
+    (r"assert _Reservation(Address|Size) == (.+)", "expect reservation_{1:lower} {2:x}"),
+    (r"assert (!?)_ReservationValid", "expect reservation {1:not}"),
+    (r"assert LoadTranslatedUnsigned\((.+), (\d)\) == (.+)", "expect mem {1:x} {2} {3:x}"),
+    (r"assert _LastFault == (Fault_\w+)", "expect fault {1}"),
+    (r"assert ReadGPR\((\d+)\) == (.+)", "expect gpr {1} {2:x}"),
+    (r"assert ReadTPC\(\) == (.+)", "expect tpc {1:x}"),
+    (r"assert _FaultAddress == (.+)", "expect fault_address {1:x}"),
+    (r"assert _ReturnAddress == (.+)", "expect return {1:x}"),
+    (r"assert ReadBPC\(\) == (.+)", "expect bpc {1:x}"),
+    (r"assert _BARG\.bpcn == (.+)", "expect bpcn {1:x}"),
+    (r"assert _BARG\.(block_type|transfer_type) == Bundle(?:Kind|Transfer)_(\w+)", "expect {1} {2}"),
+    (r"assert _BARG\.taken(?: == TRUE)?", "expect taken 1"),
+    (r"assert !_BARG\.taken(?: == (?:TRUE|FALSE))?|assert _BARG\.taken == FALSE", "expect taken 0"),
+    (r"assert _SystemRegisters\.(thread_ptr|global_ptr) == (.+)", "expect ssr {1:ssr} {2:x}"),
+    (r"assert (!?)_BundleActive", "expect block_active {1:not}"),
+    (r"assert _ACRTrap(Number|Cause|Argument0)\[\[(\d+)\]\] == (.+)", "expect trap_{1:lower} {2} {3:x}"),
+    (r"assert (!?)_([TU])QueueValid\[\[(\d)\]\]", "expect queue_valid {2:lower} {3} {1:not}"),
+    (r"assert _([TU])Queue\[\[(\d)\]\] == (.+)", "expect queue {1:lower} {2} {3:x}"),
+]
+
+
+def render_first(table, statement, names):
+    """The directive of the first row of table matching statement, or None."""
+    for pattern, directive in table:
+        m = re.fullmatch(pattern, statement)
+        if m:
+            return re.sub(r"\{(\d)(?::(\w+))?\}",
+                          lambda field: render(m.group(int(field.group(1))), field.group(2), names),
+                          directive)
+    return None
+
+
+def render(text, conversion, names):
+    if conversion == "x":
+        return "0x%x" % evaluate(text, names)[0]
+    if conversion == "d":
+        return "%d" % evaluate(text, names)[0]
+    if conversion == "tu":
+        return "t" if text == "TRUE" else "u"
+    if conversion == "not":
+        return "0" if text else "1"
+    if conversion == "lower":
+        return text.lower()
+    if conversion == "ssr":
+        return "0x%x" % SSR_ADDRESSES[text]
+    return text
+
+
 def cases_of(body):
     """Splits a function body into cases at each execution; yields Case or raises."""
     names, loads, events, state = {}, {}, {}, {}
@@ -212,9 +285,10 @@ def cases_of(body):
             state["reservation_" + m.group(1).lower()] = value
             continue
         if case.exec is None:
-            m = re.fullmatch(r"SetCurrentACR\((\d+)\)", st)
-            if m:
-                case.setup.append("acr " + m.group(1))
+            directive = render_first(SETUP, st, names)
+            if directive is not None:
+                if directive:
+                    case.setup.append(directive)
                 continue
             m = re.fullmatch(r"BeginBundle\(BundleKind_(\w+), BundleTransfer_(\w+), (.+), (.+), (.+), "
                              r"(TRUE|FALSE)\)", st)
@@ -223,100 +297,13 @@ def cases_of(body):
                     m.group(1), m.group(2), evaluate(m.group(3), names)[0],
                     evaluate(m.group(4), names)[0], m.group(6) == "TRUE"))
                 continue
-            if st == "EnterBundleBody()":
-                case.setup.append("body")
-                continue
-            m = re.fullmatch(r"_BARG\.bpcn = (.+)", st)
-            if m:
-                case.setup.append("bpcn 0x%x" % evaluate(m.group(1), names)[0])
-                continue
-            m = re.fullmatch(r"_SystemRegisters\.(\w+) = (.+)", st)
-            if m and (m.group(1) in SSR_ADDRESSES or m.group(1) == "cycle"):
-                value = evaluate(m.group(2), names)[0]
-                case.setup.append("cycle %d" % value if m.group(1) == "cycle" else
-                                  "ssr 0x%x 0x%x" % (SSR_ADDRESSES[m.group(1)], value))
-                continue
-            if re.fullmatch(r"assert !_[TU]QueueValid\[\[\d\]\]", st):
-                continue  # a precondition the reset establishes
-            m = re.fullmatch(r"WriteGPR\((\d+), (.+)\)", st)
-            if m:
-                case.setup.append("gpr %s 0x%x" % (m.group(1), evaluate(m.group(2), names)[0]))
-                continue
-            m = re.fullmatch(r"_([TU])Queue\[\[(\d)\]\] = (.+)", st)
-            if m:
-                case.setup.append("queue %s %s 0x%x" % (m.group(1).lower(), m.group(2),
-                                                         evaluate(m.group(3), names)[0]))
-                continue
-            if re.fullmatch(r"_[TU]QueueValid\[\[\d\]\] = TRUE", st):
-                continue
-            m = re.fullmatch(r"PushTemporaryQueue\((TRUE|FALSE), (.+)\)", st)
-            if m:
-                case.setup.append("push %s 0x%x" % ("t" if m.group(1) == "TRUE" else "u",
-                                                   evaluate(m.group(2), names)[0]))
-                continue
-            m = re.fullmatch(r"Store\((.+), (\d), (.+)\)", st)
-            if m:
-                case.setup.append("mem 0x%x %s 0x%x" % (evaluate(m.group(1), names)[0], m.group(2),
-                                                        evaluate(m.group(3), names)[0]))
-                continue
-            m = re.fullmatch(r"_ReturnAddress = (.+)", st)
-            if m:
-                case.setup.append("return 0x%x" % evaluate(m.group(1), names)[0])
-                continue
-            m = re.fullmatch(r"WriteTPC\((.+)\)", st)
-            if m:
-                case.setup.append("tpc 0x%x" % evaluate(m.group(1), names)[0])
-                continue
-            m = re.fullmatch(r"assert ReadTPC\(\) == (.+)", st)
-            if m:
-                continue
             raise Unsupported(st)
         m = re.fullmatch(r"assert (\w+) == ScalarExecution_\w+", st)
         if m and m.group(1) in status_names:
             continue
-        m = re.fullmatch(r"assert ScalarFPFlags\(\) == (.+)", st)
-        if m:
-            case.expect.append("expect flags 0x%x" % evaluate(m.group(1), names)[0])
-            continue
-        m = re.fullmatch(r"assert ReadTemporaryQueue\((TRUE|FALSE), (\d)\) == (.+)", st)
-        if m:
-            case.expect.append("expect queue %s %s 0x%x" % ("t" if m.group(1) == "TRUE" else "u",
-                                                            m.group(2),
-                                                            evaluate(m.group(3), names)[0]))
-            continue
-        m = re.fullmatch(r"assert _Reservation(Address|Size) == (.+)", st)
-        if m:
-            case.expect.append("expect reservation_%s 0x%x" % (m.group(1).lower(),
-                                                               evaluate(m.group(2), names)[0]))
-            continue
-        m = re.fullmatch(r"assert (!?)_ReservationValid", st)
-        if m:
-            case.expect.append("expect reservation %d" % (0 if m.group(1) else 1))
-            continue
-        m = re.fullmatch(r"assert LoadTranslatedUnsigned\((.+), (\d)\) == (.+)", st)
-        if m:
-            case.expect.append("expect mem 0x%x %s 0x%x" % (
-                evaluate(m.group(1), names)[0], m.group(2), evaluate(m.group(3), names)[0]))
-            continue
-        m = re.fullmatch(r"assert _LastFault == (Fault_\w+)", st)
-        if m:
-            case.expect.append("expect fault " + m.group(1))
-            continue
-        m = re.fullmatch(r"assert ReadGPR\((\d+)\) == (.+)", st)
-        if m:
-            case.expect.append("expect gpr %s 0x%x" % (m.group(1), evaluate(m.group(2), names)[0]))
-            continue
-        m = re.fullmatch(r"assert ReadTPC\(\) == (.+)", st)
-        if m:
-            case.expect.append("expect tpc 0x%x" % evaluate(m.group(1), names)[0])
-            continue
-        m = re.fullmatch(r"assert _FaultAddress == (.+)", st)
-        if m:
-            case.expect.append("expect fault_address 0x%x" % evaluate(m.group(1), names)[0])
-            continue
-        m = re.fullmatch(r"assert _ReturnAddress == (.+)", st)
-        if m:
-            case.expect.append("expect return 0x%x" % evaluate(m.group(1), names)[0])
+        directive = render_first(EXPECTATIONS, st, names)
+        if directive:
+            case.expect.append(directive)
             continue
         m = re.fullmatch(r"let (\w+) = LoadUnsigned\((.+), (\d)\)", st)
         if m:
@@ -335,47 +322,6 @@ def cases_of(body):
             if event.get("kind") == "MemoryEvent_Store" and len(event) == 4:
                 case.expect.append("expect mem 0x%x %d 0x%x" % (
                     event["address"], event["size_bytes"], event["write_value"]))
-            continue
-        m = re.fullmatch(r"assert ReadBPC\(\) == (.+)", st)
-        if m:
-            case.expect.append("expect bpc 0x%x" % evaluate(m.group(1), names)[0])
-            continue
-        m = re.fullmatch(r"assert _BARG\.bpcn == (.+)", st)
-        if m:
-            case.expect.append("expect bpcn 0x%x" % evaluate(m.group(1), names)[0])
-            continue
-        m = re.fullmatch(r"assert _BARG\.(block_type|transfer_type) == Bundle(?:Kind|Transfer)_(\w+)", st)
-        if m:
-            case.expect.append("expect %s %s" % (m.group(1), m.group(2)))
-            continue
-        m = re.fullmatch(r"assert (!?)_BARG\.taken(?: == (TRUE|FALSE))?", st)
-        if m:
-            taken = not m.group(1) and m.group(2) != "FALSE"
-            case.expect.append("expect taken %d" % taken)
-            continue
-        m = re.fullmatch(r"assert _SystemRegisters\.(\w+) == (.+)", st)
-        if m and m.group(1) in SSR_ADDRESSES:
-            case.expect.append("expect ssr 0x%x 0x%x" % (SSR_ADDRESSES[m.group(1)],
-                                                      evaluate(m.group(2), names)[0]))
-            continue
-        m = re.fullmatch(r"assert (!?)_BundleActive", st)
-        if m:
-            case.expect.append("expect block_active %d" % (0 if m.group(1) else 1))
-            continue
-        m = re.fullmatch(r"assert _ACRTrap(Number|Cause|Argument0)\[\[(\d+)\]\] == (.+)", st)
-        if m:
-            case.expect.append("expect trap_%s %s 0x%x" % (m.group(1).lower(), m.group(2),
-                                                         evaluate(m.group(3), names)[0]))
-            continue
-        m = re.fullmatch(r"assert (!?)_([TU])QueueValid\[\[(\d)\]\]", st)
-        if m:
-            case.expect.append("expect queue_valid %s %s %d" % (m.group(2).lower(), m.group(3),
-                                                               0 if m.group(1) else 1))
-            continue
-        m = re.fullmatch(r"assert _([TU])Queue\[\[(\d)\]\] == (.+)", st)
-        if m:
-            case.expect.append("expect queue %s %s 0x%x" % (m.group(1).lower(), m.group(2),
-                                                            evaluate(m.group(3), names)[0]))
             continue
         raise Unsupported(st)
     if case.exec is not None:
