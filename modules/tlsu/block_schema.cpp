@@ -43,18 +43,22 @@ bool is_cube_store_code(unsigned code) {
   return code >= 24 && code <= 26;
 }
 
-arch::MaybeFault check_ior(const arch::BlockDescriptor& block, unsigned used) {
+bool layout_conversion(const arch::BlockDescriptor& block) {
+  return block.datr.present &&
+         (is_cube_load_code(block.datr.layout) || is_cube_store_code(block.datr.layout));
+}
+
+arch::MaybeFault check_ior(const arch::BlockDescriptor& block, unsigned used, FaultCode code) {
   if (!block.ior.valid) return std::nullopt;
   bool extra = block.ior.destination != 0;
   for (unsigned slot = used; slot < arch::kIorSources; ++slot) {
     extra = extra || block.ior.source[slot] != 0;
   }
   if (!extra) return std::nullopt;
-  return make_fault(FaultCode::BundleControl,
-                    fmt::format("B.IOR fields this operation does not consume are not zero "
-                                "(RegDst={} RegSrc={}/{}/{}; {} source(s) used)",
-                                block.ior.destination, block.ior.source[0], block.ior.source[1],
-                                block.ior.source[2], used));
+  return make_fault(code, fmt::format("B.IOR fields this operation does not consume are not zero "
+                                      "(RegDst={} RegSrc={}/{}/{}; {} source(s) used)",
+                                      block.ior.destination, block.ior.source[0],
+                                      block.ior.source[1], block.ior.source[2], used));
 }
 
 arch::MaybeFault check_datr(const arch::BlockDescriptor& block, DatrUse use) {

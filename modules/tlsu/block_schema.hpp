@@ -24,9 +24,15 @@ enum class DatrUse : std::uint8_t {
 bool is_cube_load_code(unsigned code);
 bool is_cube_store_code(unsigned code);
 
+// BundleCubeTransportSelected: an explicit B.DATR CUBE layout code selects the
+// layout conversion dispatcher, whatever the TLSU function.
+bool layout_conversion(const arch::BlockDescriptor& block);
 // B.IOR uses RegSrc0..RegSrc[used-1]; RegDst and the rest must be 0
-// (BundleControl otherwise).
-arch::MaybeFault check_ior(const arch::BlockDescriptor& block, unsigned used);
+// (BundleOperationScalarBindingSchemaLegal). `code` is the fault the
+// operation's dispatcher raises for a malformed schema: BundleControl on the
+// ordinary Local and the Shared paths, TileLegality on the dedicated ones
+// (asl/block/model/dispatch/).
+arch::MaybeFault check_ior(const arch::BlockDescriptor& block, unsigned used, arch::FaultCode code);
 // B.DATR legality for `use` (TileLegality).
 arch::MaybeFault check_datr(const arch::BlockDescriptor& block, DatrUse use);
 // The tile-side layout of the B.DATR code (the "...2X" half).

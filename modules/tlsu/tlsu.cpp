@@ -28,26 +28,41 @@ namespace {
 Fault illegal(std::string reason) {
   return make_fault(FaultCode::TileLegality, std::move(reason));
 }
-Fault control(std::string reason) {
-  return make_fault(FaultCode::BundleControl, std::move(reason));
-}
 
-// Exactly one B.IOT of the given role and no B.IOS (Local forms).
-MaybeFault one_tile_binding(const BlockDescriptor& block, bool destination, unsigned sources) {
-  if (block.tile_count == 0) return control("the block has no B.IOT binding");
+// The one B.IOT of a Local form. BundleOperationBindingsComplete first: the
+// bindings carry the operation's destinations and sources and close the
+// stream, or the dispatcher's schema fault `code` follows; then exactly one
+// B.IOT and no B.IOS (TileLegality).
+MaybeFault one_tile_binding(const BlockDescriptor& block, bool destination, unsigned sources,
+                            FaultCode code) {
+  if (block.tile_count == 0) return make_fault(code, "the block has no B.IOT binding");
+  unsigned bound_destinations = 0;
+  unsigned bound_sources = 0;
+  for (unsigned i = 0; i < block.tile_count; ++i) {
+    bound_destinations += block.tiles[i].has_destination ? 1 : 0;
+    bound_sources += block.tiles[i].source_count;
+  }
+  const bool closed = block.tiles[block.tile_count - 1].last;
+  const unsigned destinations = destination ? 1 : 0;
+  if (bound_destinations != destinations || bound_sources != sources || !closed) {
+    return make_fault(code, fmt::format("the B.IOT bindings carry {} destination(s) and {} "
+                                        "source(s) with L={}; the operation needs {} "
+                                        "destination(s) and {} source(s) with L=1",
+                                        bound_destinations, bound_sources, closed ? 1 : 0,
+                                        destinations, sources));
+  }
   if (block.tile_count != 1 || block.shared_count != 0) {
     return illegal(fmt::format("expected one B.IOT and no B.IOS, got {} B.IOT and {} B.IOS",
                                block.tile_count, block.shared_count));
   }
-  const TileBinding& b = block.tiles[0];
-  if (b.has_destination != destination || b.source_count != sources || !b.last) {
-    return illegal(
-        fmt::format("B.IOT has {} source(s), {} destination, L={}; the operation "
-                    "needs {} source(s), {} destination, L=1",
-                    b.source_count, b.has_destination ? "a" : "no", b.last ? 1 : 0, sources,
-                    destination ? "a" : "no"));
-  }
   return std::nullopt;
+}
+
+// The schema fault of a Local TLOAD, TSTORE or TMOV: BundleControl on the
+// ordinary path (asl/block/model/dispatch/tile-execution.asl), TileLegality
+// in the CUBE layout conversion (tlsu-layout-conversion.asl).
+FaultCode local_schema_fault(const BlockDescriptor& block) {
+  return layout_conversion(block) ? FaultCode::TileLegality : FaultCode::BundleControl;
 }
 
 // Exactly one B.IOS and no B.IOT (Shared TLOAD/TSTORE).
@@ -138,6 +153,20 @@ std::uint64_t valid_bytes(const arch::TileInfo& info) {
 // NOLINTEND(bugprone-macro-parentheses)
 
 namespace {
+
+// ExecuteBundleSharedTLSUOperation's checks before a form's own schema, in
+// its order (asl/block/model/dispatch/shared-tlsu.asl): one B.IOS, the
+// transfer type of the forms that move data to or from GM (`transfers`), the
+// unused B.IOR fields (BundleControl), then B.DATR.
+MaybeFault shared_preamble(const BlockDescriptor& block, bool transfers, DatrUse use) {
+  if (block.shared_count != 1)
+    return illegal(fmt::format("expected one B.IOS, got {}", block.shared_count));
+  if (transfers) {
+    PTOVP_TRY_VALUE(type, transfer_type(block));
+  }
+  PTOVP_TRY(check_ior(block, transfers ? 2 : 0, FaultCode::BundleControl));
+  return check_datr(block, use);
+}
 
 // TileIndexByteDisplacement: an index element sign- or zero-extended from
 // its width.
@@ -289,7 +318,18 @@ MaybeFault Tlsu::execute(const BlockDescriptor& block, std::uint64_t tile_capaci
     return make_fault(FaultCode::IllegalInstruction, "the block is not a TLSU operation");
   }
   if (block.zero_mask_noop()) return std::nullopt;
-  switch (static_cast<TlsuFunction>(block.function)) {
+  const auto function = static_cast<TlsuFunction>(block.function);
+  // BundleCubeTransportSelected comes first in the dispatch
+  // (tile-execution.asl): a CUBE layout code makes the block a layout
+  // conversion, which only a Local TLOAD or TSTORE is.
+  if (layout_conversion(block) && (block.shared_count != 0 || (function != TlsuFunction::TLoad &&
+                                                               function != TlsuFunction::TStore))) {
+    return illegal(
+        fmt::format("B.DATR Layout {} is a CUBE layout conversion, which only a Local TLOAD "
+                    "or TSTORE takes",
+                    isa::code_name(isa::NameTable::Layout, block.datr.layout)));
+  }
+  switch (function) {
     case TlsuFunction::TLoad:
       return block.shared_count != 0 ? load_shared(block) : load_local(block);
     case TlsuFunction::TStore:
@@ -382,8 +422,8 @@ void Tlsu::report(const Footprint& footprint, bool store) const {
 }
 
 MaybeFault Tlsu::load_local(const BlockDescriptor& block) {
-  PTOVP_TRY(one_tile_binding(block, true, 0));
-  PTOVP_TRY(check_ior(block, 2));
+  PTOVP_TRY(check_ior(block, 2, local_schema_fault(block)));
+  PTOVP_TRY(one_tile_binding(block, true, 0, local_schema_fault(block)));
   const bool cube = block.datr.present && is_cube_load_code(block.datr.layout);
   PTOVP_TRY(check_datr(block, cube ? DatrUse::CubeLoad : DatrUse::OrdinaryLayout));
   PTOVP_TRY_VALUE(type, transfer_type(block));
@@ -448,8 +488,8 @@ MaybeFault Tlsu::load_local(const BlockDescriptor& block) {
 }
 
 MaybeFault Tlsu::store_local(const BlockDescriptor& block) {
-  PTOVP_TRY(one_tile_binding(block, false, 1));
-  PTOVP_TRY(check_ior(block, 2));
+  PTOVP_TRY(check_ior(block, 2, local_schema_fault(block)));
+  PTOVP_TRY(one_tile_binding(block, false, 1, local_schema_fault(block)));
   const bool cube = block.datr.present && is_cube_store_code(block.datr.layout);
   PTOVP_TRY(check_datr(block, cube ? DatrUse::CubeStore : DatrUse::OrdinaryLayout));
   PTOVP_TRY_VALUE(type, transfer_type(block));
@@ -512,9 +552,8 @@ MaybeFault Tlsu::store_local(const BlockDescriptor& block) {
 }
 
 MaybeFault Tlsu::load_shared(const BlockDescriptor& block) {
+  PTOVP_TRY(shared_preamble(block, true, DatrUse::OrdinaryLayout));
   PTOVP_TRY(one_shared_binding(block, true));
-  PTOVP_TRY(check_ior(block, 2));
-  PTOVP_TRY(check_datr(block, DatrUse::OrdinaryLayout));
   PTOVP_TRY_VALUE(type, transfer_type(block));
   const arch::SharedBinding& binding = block.shared[0];
   PTOVP_TRY_VALUE(lb0, dimension(block, 0));
@@ -542,6 +581,7 @@ MaybeFault Tlsu::load_shared(const BlockDescriptor& block) {
 }
 
 MaybeFault Tlsu::store_shared(const BlockDescriptor& block) {
+  PTOVP_TRY(shared_preamble(block, true, DatrUse::OrdinaryLayout));
   PTOVP_TRY(one_shared_binding(block, false));
   const arch::SharedBinding& binding = block.shared[0];
   if (block.is_tlsu(TlsuFunction::TStore) && binding.pe_mask != arch::kAllPes) {
@@ -550,8 +590,6 @@ MaybeFault Tlsu::store_shared(const BlockDescriptor& block) {
                     "TSTORE.SPART)",
                     binding.shared_id, mask_string(binding.pe_mask)));
   }
-  PTOVP_TRY(check_ior(block, 2));
-  PTOVP_TRY(check_datr(block, DatrUse::OrdinaryLayout));
   PTOVP_TRY_VALUE(type, transfer_type(block));
   PTOVP_TRY_VALUE(lb0, dimension(block, 0));
   PTOVP_TRY_VALUE(lb1, dimension(block, 1));
@@ -578,8 +616,13 @@ MaybeFault Tlsu::store_shared(const BlockDescriptor& block) {
 }
 
 MaybeFault Tlsu::copy_local(const BlockDescriptor& block) {
-  PTOVP_TRY(one_tile_binding(block, true, 1));
-  PTOVP_TRY(check_ior(block, 0));
+  if (block.shared_count != 0) {
+    // A B.IOS makes the block the Shared dispatcher's, which has no TMOV.
+    PTOVP_TRY(shared_preamble(block, false, DatrUse::NoLayout));
+    return illegal("TMOV takes no B.IOS");
+  }
+  PTOVP_TRY(check_ior(block, 0, FaultCode::BundleControl));
+  PTOVP_TRY(one_tile_binding(block, true, 1, FaultCode::BundleControl));
   PTOVP_TRY(check_datr(block, DatrUse::NoLayout));
   const TileBinding& binding = block.tiles[0];
   PTOVP_TRY_VALUE(capacity, local_size(binding));
@@ -632,8 +675,8 @@ MaybeFault Tlsu::copy_local(const BlockDescriptor& block) {
 }
 
 MaybeFault Tlsu::gmov(const BlockDescriptor& block) {
-  PTOVP_TRY(one_tile_binding(block, true, 1));
-  PTOVP_TRY(check_ior(block, 1));
+  PTOVP_TRY(one_tile_binding(block, true, 1, FaultCode::TileLegality));
+  PTOVP_TRY(check_ior(block, 1, FaultCode::TileLegality));
   PTOVP_TRY(check_datr(block, DatrUse::OrdinaryLayout));
   for (unsigned i = 0; i < 3; ++i) {
     if (block.dims[i].present)
@@ -679,7 +722,7 @@ MaybeFault Tlsu::prefetch(const BlockDescriptor& block) {
   if (block.tile_count != 0 || block.shared_count != 0) {
     return illegal("TPREFETCH takes no B.IOT or B.IOS binding");
   }
-  PTOVP_TRY(check_ior(block, 2));
+  PTOVP_TRY(check_ior(block, 2, FaultCode::TileLegality));
   PTOVP_TRY(check_datr(block, DatrUse::NoLayout));
   PTOVP_TRY_VALUE(type, transfer_type(block));
   PTOVP_TRY_VALUE(lb0, dimension(block, 0));
@@ -706,11 +749,10 @@ MaybeFault Tlsu::prefetch(const BlockDescriptor& block) {
 }
 
 MaybeFault Tlsu::local_to_shared(const BlockDescriptor& block, bool publish) {
+  PTOVP_TRY(shared_preamble(block, false, DatrUse::NoLayout));
   PTOVP_TRY(tmov_bindings(block, true));
   const TileBinding& binding = block.tiles[0];
   const arch::SharedBinding& shared = block.shared[0];
-  PTOVP_TRY(check_ior(block, 0));
-  PTOVP_TRY(check_datr(block, DatrUse::NoLayout));
   PTOVP_TRY_VALUE(index, defined_source(local_, binding.source[0], binding.pe_mask));
   const LocalTile& source = local_.at(*index);
   TileInfo candidate = source.info();
@@ -741,11 +783,10 @@ MaybeFault Tlsu::local_to_shared(const BlockDescriptor& block, bool publish) {
 }
 
 MaybeFault Tlsu::shared_to_local(const BlockDescriptor& block, bool broadcast) {
+  PTOVP_TRY(shared_preamble(block, false, DatrUse::OrdinaryLayout));
   PTOVP_TRY(tmov_bindings(block, false));
   const TileBinding& binding = block.tiles[0];
   const arch::SharedBinding& shared = block.shared[0];
-  PTOVP_TRY(check_ior(block, 0));
-  PTOVP_TRY(check_datr(block, DatrUse::OrdinaryLayout));
   PTOVP_TRY_VALUE(capacity, local_size(binding));
   const unsigned id = shared.shared_id;
   const arch::SharedTile& record = fabric_.tiles().at(id);
@@ -806,10 +847,10 @@ MaybeFault Tlsu::shared_to_local(const BlockDescriptor& block, bool broadcast) {
 MaybeFault Tlsu::gather(const BlockDescriptor& block) {
   const bool cas = block.is_tlsu(TlsuFunction::MGatherCas);
   const char* form = cas ? "MGATHER.CAS" : "MGATHER";
-  PTOVP_TRY(cas ? cas_bindings(block) : one_tile_binding(block, true, 1));
+  PTOVP_TRY(cas ? cas_bindings(block) : one_tile_binding(block, true, 1, FaultCode::TileLegality));
   if (!block.ior.valid)
     return illegal(fmt::format("{} needs a B.IOR naming its base register", form));
-  PTOVP_TRY(check_ior(block, 1));
+  PTOVP_TRY(check_ior(block, 1, FaultCode::TileLegality));
   PTOVP_TRY_VALUE(shape, indexed_shape(block, form));
   PTOVP_TRY(check_datr(block, DatrUse::PaddedLayout));
   const TileBinding& binding = block.tiles[cas ? 1 : 0];  // the destination's
@@ -869,9 +910,9 @@ MaybeFault Tlsu::gather(const BlockDescriptor& block) {
 // share an address the last one wins (docs/spec-choices.md).
 MaybeFault Tlsu::scatter(const BlockDescriptor& block) {
   constexpr const char* kForm = "MSCATTER";
-  PTOVP_TRY(one_tile_binding(block, false, 2));
+  PTOVP_TRY(one_tile_binding(block, false, 2, FaultCode::TileLegality));
   if (!block.ior.valid) return illegal("MSCATTER needs a B.IOR naming its base register");
-  PTOVP_TRY(check_ior(block, 1));
+  PTOVP_TRY(check_ior(block, 1, FaultCode::TileLegality));
   PTOVP_TRY_VALUE(shape, indexed_shape(block, kForm));
   PTOVP_TRY(check_datr(block, DatrUse::OrdinaryLayout));
   const TileBinding& binding = block.tiles[0];
@@ -919,7 +960,7 @@ MaybeFault Tlsu::masked_indexed(const BlockDescriptor& block) {
   const bool gathers = block.is_tlsu(TlsuFunction::MGatherMask);
   const char* form = gathers ? "MGATHER.MASK" : "MSCATTER.MASK";
   if (gathers) {
-    PTOVP_TRY(one_tile_binding(block, true, 2));
+    PTOVP_TRY(one_tile_binding(block, true, 2, FaultCode::TileLegality));
   } else if (block.tile_count != 2 || block.shared_count != 0 || block.tiles[0].source_count != 2 ||
              block.tiles[0].has_destination || block.tiles[1].source_count != 1 ||
              block.tiles[1].has_destination || !block.tiles[1].last) {
@@ -927,7 +968,7 @@ MaybeFault Tlsu::masked_indexed(const BlockDescriptor& block) {
   }
   if (!block.ior.valid)
     return illegal(fmt::format("{} needs a B.IOR naming its base register", form));
-  PTOVP_TRY(check_ior(block, 1));
+  PTOVP_TRY(check_ior(block, 1, FaultCode::TileLegality));
   PTOVP_TRY_VALUE(shape, indexed_shape(block, form));
   const TileBinding& mask_binding = block.tiles[gathers ? 0 : 1];
   const unsigned mask_code = mask_binding.source[gathers ? 1 : 0];

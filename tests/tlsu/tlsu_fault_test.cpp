@@ -2,6 +2,8 @@
 // Shared records, memory or capacity.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "tlsu_fixture.hpp"
 
 namespace ptovp::tlsu::test {
@@ -70,6 +72,9 @@ TEST(TlsuFaults, OnePeOutOfRangeFaultsTheWholeBlock) {
 }
 
 // faults/rollback block-exec-tile-commit-001: a missing B.IOT is BundleControl.
+// On the ordinary Local path every B.IOT role error fails
+// BundleOperationBindingsComplete, which is BundleControl too
+// (asl/block/model/dispatch/tile-execution.asl).
 TEST(TlsuFaults, MissingOrMalformedBindings) {
   Core core;
   BlockDescriptor none = block(TlsuFunction::TLoad, DataType::FP32);
@@ -77,7 +82,7 @@ TEST(TlsuFaults, MissingOrMalformedBindings) {
   expect_fault(core, none, FaultCode::BundleControl, 5);
   BlockDescriptor src_only = block(TlsuFunction::TLoad, DataType::FP32);
   source(src_only, 0);
-  expect_fault(core, src_only, FaultCode::TileLegality, 5);
+  expect_fault(core, src_only, FaultCode::BundleControl, 5);
   BlockDescriptor store_none = block(TlsuFunction::TStore, DataType::FP32);
   source(store_none, 5);  // tile 5 is not allocated
   expect_fault(core, store_none, FaultCode::TileLegality, 5);
@@ -96,6 +101,139 @@ TEST(TlsuFaults, UnusedIorFieldsAreBundleControl) {
   EXPECT_EQ(core.run(c)->reason,
             "B.IOR fields this operation does not consume are not zero (RegDst=0 RegSrc=1/2/4; "
             "2 source(s) used)");
+}
+
+// The fault of a malformed complete-bundle schema (B.IOT roles, B.IOR fields
+// the operation does not consume) depends on the dispatcher that selects the
+// block (asl/block/model/dispatch/): the ordinary Local path
+// (tile-execution.asl) raises BundleControl; the Shared path (shared-tlsu.asl)
+// raises TileLegality for its B.IOS count and transfer type, then
+// BundleControl for B.IOR, then TileLegality for the rest; the CUBE layout
+// conversion, GMOV, TPREFETCH, MGATHER* and MSCATTER* dispatchers raise
+// TileLegality for all of it.
+struct SchemaCase {
+  const char* name;
+  BlockDescriptor block;
+  FaultCode code;
+  const char* reason;
+};
+
+BlockDescriptor with_unused_ior(BlockDescriptor b) {
+  if (!b.ior.valid) ior(b, 0, 32);
+  b.ior.destination = 3;
+  return b;
+}
+
+std::vector<SchemaCase> schema_cases() {
+  std::vector<SchemaCase> cases;
+  const auto add = [&](const char* name, const BlockDescriptor& b, FaultCode code,
+                       const char* reason) {
+    cases.push_back({name, b, code, reason});
+  };
+  const char* const kUnusedIor =
+      "B.IOR fields this operation does not consume are not zero (RegDst=3 RegSrc=1/2/0; {} "
+      "source(s) used)";
+  static const std::string kUnused2 = fmt::format(kUnusedIor, 2);
+  static const std::string kUnused1 = fmt::format(kUnusedIor, 1);
+  static const std::string kUnused0 = fmt::format(kUnusedIor, 0);
+
+  // Ordinary Local TLOAD/TSTORE/TMOV: BundleControl, B.IOR before the
+  // binding count.
+  BlockDescriptor open = fp32_load(0, 32);
+  open.tiles[0].last = false;
+  add("local load, stream not closed", open, FaultCode::BundleControl,
+      "the B.IOT bindings carry 1 destination(s) and 0 source(s) with L=0; the operation "
+      "needs 1 destination(s) and 0 source(s) with L=1");
+  BlockDescriptor dst_and_src = fp32_load(0, 32);
+  dst_and_src.tiles[0].source_count = 1;
+  add("local load, destination and source, unused B.IOR", with_unused_ior(dst_and_src),
+      FaultCode::BundleControl, kUnused2.c_str());
+  BlockDescriptor store = block(TlsuFunction::TStore, DataType::FP32);
+  destination(store, 0, 1);
+  add("local store with a destination", store, FaultCode::BundleControl,
+      "the B.IOT bindings carry 1 destination(s) and 0 source(s) with L=1; the operation "
+      "needs 0 destination(s) and 1 source(s) with L=1");
+  BlockDescriptor tmov = block(TlsuFunction::TMov, DataType::FP32);
+  source(tmov, 0, arch::kAllPes, 1, 1);
+  shared(tmov, 2, 1);
+  add("TMOV with a B.IOS and unused B.IOR", with_unused_ior(tmov), FaultCode::BundleControl,
+      kUnused0.c_str());
+
+  // CUBE layout conversion: TileLegality.
+  BlockDescriptor cube = block(TlsuFunction::TLoad, DataType::FP16);
+  datr(cube, 22);
+  dims(cube, 16, 16);
+  add("CUBE load without a B.IOT", cube, FaultCode::TileLegality, "the block has no B.IOT binding");
+  destination(cube, 2, 4);
+  add("CUBE load with unused B.IOR", with_unused_ior(cube), FaultCode::TileLegality,
+      kUnused2.c_str());
+  BlockDescriptor cube_shared = block(TlsuFunction::TLoad, DataType::FP16);
+  datr(cube_shared, 22);
+  dims(cube_shared, 16, 16);
+  shared(cube_shared, 0, 4);
+  add("CUBE code on a Shared load with unused B.IOR", with_unused_ior(cube_shared),
+      FaultCode::TileLegality,
+      "B.DATR Layout ND2M16 is a CUBE layout conversion, which only a Local TLOAD or TSTORE "
+      "takes");
+
+  // GMOV, TPREFETCH, MGATHER, MSCATTER: TileLegality.
+  BlockDescriptor gmov = block(TlsuFunction::GMov, DataType::FP32);
+  add("GMOV without a B.IOT", gmov, FaultCode::TileLegality, "the block has no B.IOT binding");
+  source(gmov, 0, arch::kAllPes, 1, 1);
+  add("GMOV with unused B.IOR", with_unused_ior(gmov), FaultCode::TileLegality, kUnused1.c_str());
+  BlockDescriptor prefetch = block(TlsuFunction::TPrefetch, DataType::FP16);
+  dims(prefetch, 4, 2, 4);
+  add("TPREFETCH with unused B.IOR", with_unused_ior(prefetch), FaultCode::TileLegality,
+      kUnused2.c_str());
+  BlockDescriptor gather = block(TlsuFunction::MGather, DataType::FP32);
+  dims(gather, 4, 2);
+  ior(gather, 0, 0);
+  add("MGATHER without a B.IOT", gather, FaultCode::TileLegality, "the block has no B.IOT binding");
+  source(gather, 0, arch::kAllPes, 1, 1);
+  add("MGATHER with unused B.IOR", with_unused_ior(gather), FaultCode::TileLegality,
+      kUnused1.c_str());
+  BlockDescriptor scatter = block(TlsuFunction::MScatter, DataType::FP32);
+  dims(scatter, 4, 2);
+  source(scatter, 0);
+  add("MSCATTER, one source", scatter, FaultCode::TileLegality,
+      "the B.IOT bindings carry 0 destination(s) and 1 source(s) with L=1; the operation "
+      "needs 0 destination(s) and 2 source(s) with L=1");
+
+  // Shared: the B.IOS count and the transfer type before B.IOR
+  // (BundleControl), B.IOR before the roles.
+  BlockDescriptor shared_load = block(TlsuFunction::TLoad, DataType::FP32);
+  dims(shared_load, 8, 4, 8);
+  shared(shared_load, 0, 1);
+  destination(shared_load, 0, 1);
+  add("Shared load with a B.IOT and unused B.IOR", with_unused_ior(shared_load),
+      FaultCode::BundleControl, kUnused2.c_str());
+  BlockDescriptor untyped = with_unused_ior(shared_load);
+  untyped.data_type = arch::kDataTypeNoneCode;
+  add("Shared load of DTYPE_NONE with unused B.IOR", untyped, FaultCode::TileLegality,
+      "BSTART DataType DTYPE_NONE is not a tile data type");
+  BlockDescriptor spart = block(TlsuFunction::TStore, DataType::FP32);
+  shared(spart, 0, 1, 0b0011);
+  add("Shared TSTORE on two PEs with unused B.IOR", with_unused_ior(spart),
+      FaultCode::BundleControl, kUnused2.c_str());
+  BlockDescriptor l2s = block(TlsuFunction::TMovL2SInsert, DataType::FP32);
+  shared(l2s, 0, 1);
+  destination(l2s, 0, 1);
+  add("TMOV.L2S with a destination and unused B.IOR", with_unused_ior(l2s),
+      FaultCode::BundleControl, kUnused0.c_str());
+  BlockDescriptor s2l = block(TlsuFunction::TMovS2LExtract, DataType::FP32);
+  s2l.shared_count = 0;
+  add("TMOV.S2L without a B.IOS", with_unused_ior(s2l), FaultCode::TileLegality,
+      "expected one B.IOS, got 0");
+  return cases;
+}
+
+TEST(TlsuFaults, SchemaFaultCauseFollowsTheDispatchPath) {
+  for (const SchemaCase& c : schema_cases()) {
+    SCOPED_TRACE(c.name);
+    Core core;
+    expect_fault(core, c.block, c.code, 5);
+    EXPECT_EQ(core.run(c.block)->reason, c.reason);
+  }
 }
 
 // dispatch/tile-schema block-fault-tload-tstore-ordinary-pad-008 and B.DATR rules.
