@@ -16,7 +16,8 @@ keys::KeyTable<CubeConfig> cube_keys() {
   table
       .choice("numeric.profile", &CubeConfig::profile,
               {{NumericProfile::Hardware, "hardware"}, {NumericProfile::PtoV0, "pto-v0"}},
-              "numeric profile: FP32 FMA per term in K order, or the ASL raw-carrier arithmetic")
+              "numeric profile: FP32 FMA per term in K order and IEEE scalar FP, or the ASL raw-carrier "
+              "arithmetic in both")
       .choice("mx.scaled_product", &CubeConfig::scaled_product,
               {{ScaledProduct::HwFma, "hw-fma"}, {ScaledProduct::AslRawCarrier, "asl-raw-carrier"}},
               "how MX scales enter the product")

@@ -25,6 +25,7 @@
 #include "isa/decoder.hpp"
 #include "keys/key_table.hpp"
 #include "memory/memory_port.hpp"
+#include "numeric/numeric_profile.hpp"
 
 namespace ptovp::frontend {
 
@@ -57,6 +58,10 @@ struct DataAccess {
 
 struct FrontEndOptions {
   bool host_services = true;  // ACRC with EVBASE = 0 in ACR0 is a host call
+  // The scalar FP unit's profile. Not a key of its own: it follows
+  // numeric.profile, which the CUBE's configuration owns
+  // (engine::front_end_options).
+  numeric::NumericProfile profile = numeric::NumericProfile::Hardware;
 };
 // host.services.
 keys::KeyTable<FrontEndOptions> front_end_keys();

@@ -122,15 +122,100 @@ Encoded to_integer(const DecodedValue& v, unsigned destination, RoundingMode mod
 }
 
 // NormalizeScalarIntegerSource for SCVTF (SrcType 0 S64, 1 S32) and UCVTF
-// (U64, U32), as an exact value.
-DecodedValue integer_source(std::uint64_t value, bool is_signed, unsigned source) {
-  if (source == 1) {
-    value = is_signed ? static_cast<std::uint64_t>(static_cast<std::int32_t>(value))
-                      : value & 0xFFFFFFFFu;
-  }
+// (U64, U32).
+std::uint64_t integer_source_word(std::uint64_t value, bool is_signed, unsigned source) {
+  if (source != 1) return value;
+  return is_signed ? static_cast<std::uint64_t>(static_cast<std::int32_t>(value))
+                   : value & 0xFFFFFFFFu;
+}
+
+// The same source as an exact value.
+DecodedValue integer_source(std::uint64_t word, bool is_signed, unsigned source) {
+  const std::uint64_t value = integer_source_word(word, is_signed, source);
   const bool negative = is_signed && static_cast<std::int64_t>(value) < 0;
   const std::uint64_t magnitude = negative ? ~value + 1 : value;
   return {magnitude == 0 ? ValueClass::Zero : ValueClass::Normal, negative, magnitude, 0};
+}
+
+// NormalizeScalarFPResult: the destination's carrier bits, zero-extended
+// (TF32 19, HiF4X2 9).
+constexpr unsigned kFloatCarrierBits[kLastTypeCode + 1] = {64, 32, 19, 32, 16, 16, 8, 8,
+                                                           8,  6,  6,  4,  4,  8,  9};
+
+std::uint64_t low_bits(std::uint64_t value, unsigned width) {
+  return width == 64 ? value : value & ((std::uint64_t{1} << width) - 1);
+}
+
+// NormalizeScalarIntegerResult: codes 8..14 sign-extend their width.
+std::uint64_t integer_result(std::uint64_t value, unsigned destination) {
+  const unsigned width = kIntegerWidth[destination];
+  if (destination < 8 || width == 64) return low_bits(value, width);
+  const unsigned shift = 64 - width;
+  return static_cast<std::uint64_t>(static_cast<std::int64_t>(value << shift) >> shift);
+}
+
+// Everything but ABS, MIN/MAX and the comparisons, which the dispatch
+// computes itself, goes through a profile hook (ScalarFP*Profile).
+bool uses_profile_hook(FloatOp op) {
+  switch (op) {
+    case FloatOp::Abs:
+    case FloatOp::Min:
+    case FloatOp::Max:
+    case FloatOp::Equal:
+    case FloatOp::NotEqual:
+    case FloatOp::Less:
+    case FloatOp::GreaterEqual: return false;
+    default: return true;
+  }
+}
+
+// ScalarFPCarrierIsZero: +0 or -0 of the source format.
+bool carrier_is_zero(std::uint64_t value, DataType type) {
+  return (value & ~sign_bit(type)) == 0;
+}
+
+// The pto-v0 reference profile (asl/arch/profile/reference-profile.asl):
+// integer arithmetic on the carriers, modulo 2^64, and the identity for the
+// conversions; only a zero divisor raises a flag (DZ, with an all-ones
+// word). The word is then normalized as the dispatch does for any profile.
+Encoded reference_arithmetic(FloatOp op, FloatTypes types, std::uint64_t left, std::uint64_t right,
+                             std::uint64_t addend) {
+  switch (op) {
+    case FloatOp::SignedToFloat:
+    case FloatOp::UnsignedToFloat: {
+      const std::uint64_t word =
+          integer_source_word(left, op == FloatOp::SignedToFloat, types.source);
+      return {low_bits(word, kFloatCarrierBits[types.destination]), 0};
+    }
+    case FloatOp::Convert: return {low_bits(left, kFloatCarrierBits[types.destination]), 0};
+    case FloatOp::ConvertToInteger: return {integer_result(left, types.destination), 0};
+    default: break;
+  }
+  const DataType type = source_type(types);
+  const std::uint64_t product = left * right;
+  std::uint64_t word = 0;
+  std::uint8_t flags = 0;
+  const auto divide = [&](std::uint64_t dividend, std::uint64_t divisor) {
+    if (carrier_is_zero(divisor, type)) {
+      flags = numeric::kFlagDZ;
+      return ~std::uint64_t{0};
+    }
+    return dividend / divisor;
+  };
+  switch (op) {
+    case FloatOp::Add: word = left + right; break;
+    case FloatOp::Sub: word = left - right; break;
+    case FloatOp::Mul: word = product; break;
+    case FloatOp::Div: word = divide(left, right); break;
+    case FloatOp::Sqrt: word = left; break;
+    case FloatOp::Exp: word = left + 1; break;
+    case FloatOp::Reciprocal: word = divide(~std::uint64_t{0}, left); break;
+    case FloatOp::MulAdd: word = product + addend; break;
+    case FloatOp::MulSub: word = product - addend; break;
+    case FloatOp::NegMulAdd: word = 0 - (product + addend); break;
+    default: word = 0 - (product - addend); break;  // NegMulSub
+  }
+  return {low_bits(word, kFloatCarrierBits[types.source]), flags};
 }
 
 numeric::IeeeOperation ieee_of(FloatOp op) {
@@ -162,14 +247,20 @@ RoundingMode scalar_fp_rounding(unsigned code) {
 
 Encoded execute_float(FloatOp op, bool signalling, FloatTypes types, RoundingMode active,
                       RoundingMode fixed, std::uint64_t left, std::uint64_t right,
-                      std::uint64_t addend) {
-  if (op == FloatOp::SignedToFloat || op == FloatOp::UnsignedToFloat) {
+                      std::uint64_t addend, numeric::NumericProfile profile) {
+  const bool from_integer = op == FloatOp::SignedToFloat || op == FloatOp::UnsignedToFloat;
+  const DataType type = source_type(types);
+  if (!from_integer) {
+    left = normalize(left, type);
+    right = normalize(right, type);
+    addend = normalize(addend, type);
+  }
+  if (profile == numeric::NumericProfile::PtoV0 && uses_profile_hook(op))
+    return reference_arithmetic(op, types, left, right, addend);
+  if (from_integer) {
     return to_float(integer_source(left, op == FloatOp::SignedToFloat, types.source),
                     types.destination, active);
   }
-  const DataType type = source_type(types);
-  left = normalize(left, type);
-  right = normalize(right, type);
   const DecodedValue l = numeric::decode(type, left);
   switch (op) {
     case FloatOp::Convert: return to_float(l, types.destination, active);
@@ -193,9 +284,7 @@ Encoded execute_float(FloatOp op, bool signalling, FloatTypes types, RoundingMod
       const bool both_zero = l.cls == ValueClass::Zero && r.cls == ValueClass::Zero;
       return {!any_nan && compare(op, left, right, both_zero, type) ? 1u : 0u, flags};
     }
-    default:
-      return numeric::ieee_operation(ieee_of(op), type, active, left, right,
-                                     normalize(addend, type));
+    default: return numeric::ieee_operation(ieee_of(op), type, active, left, right, addend);
   }
 }
 

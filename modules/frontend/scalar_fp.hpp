@@ -1,12 +1,15 @@
 // The scalar FP unit (asl/scalar/model/dispatch/fsu.asl,
 // asl/scalar/model/fsu/profile.asl) on one PE's operands: the portable
 // rules (carrier normalization, MIN/MAX, comparisons, ABS, type legality) as
-// the ASL gives them, and the profile's arithmetic as IEEE 754 through
-// numeric/ieee_arithmetic.hpp (docs/spec-choices.md, "Scalar floating point").
+// the ASL gives them, and the profile's arithmetic: IEEE 754 through
+// numeric/ieee_arithmetic.hpp under the hardware profile, the reference
+// profile's raw-carrier arithmetic (asl/arch/profile/reference-profile.asl)
+// under pto-v0 (docs/spec-choices.md, "Scalar floating point").
 #pragma once
 
 #include <cstdint>
 
+#include "numeric/numeric_profile.hpp"
 #include "numeric/rounding.hpp"
 
 namespace ptovp::frontend {
@@ -51,9 +54,11 @@ numeric::RoundingMode scalar_fp_rounding(unsigned code);
 
 // One lane: the destination word (normalized as the ASL writes it) and the
 // flags to record. `fixed` is the rounding mode of ConvertToInteger; the
-// others round by `active`.
+// others round by `active`. The profile decides the arithmetic and the
+// conversions; comparisons, MIN/MAX and ABS are the same in both.
 numeric::Encoded execute_float(FloatOp op, bool signalling, FloatTypes types,
                                numeric::RoundingMode active, numeric::RoundingMode fixed,
-                               std::uint64_t left, std::uint64_t right, std::uint64_t addend);
+                               std::uint64_t left, std::uint64_t right, std::uint64_t addend,
+                               numeric::NumericProfile profile = numeric::NumericProfile::Hardware);
 
 }  // namespace ptovp::frontend

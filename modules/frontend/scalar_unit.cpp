@@ -648,7 +648,7 @@ MaybeFault ScalarUnit::floating(const PreparedInstruction& insn) {
   for (unsigned pe = 0; pe < kPeCount; ++pe) {
     const numeric::Encoded result =
         execute_float(plan.floating, plan.signalling, types, active, plan.fixed_rounding, left[pe],
-                      right[pe], addend[pe]);
+                      right[pe], addend[pe], profile_);
     out[pe] = result.bits;
     flags |= result.flags;
   }

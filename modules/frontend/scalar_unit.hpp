@@ -18,6 +18,7 @@
 #include "devices/mmio_device.hpp"
 #include "frontend/prepared_instruction.hpp"
 #include "memory/memory_port.hpp"
+#include "numeric/numeric_profile.hpp"
 
 namespace ptovp::frontend {
 
@@ -26,7 +27,9 @@ class ScalarUnit {
   // One value per PE.
   using Lanes = std::array<std::uint64_t, arch::kPeCount>;
 
-  ScalarUnit(arch::ArchState& state, memory::MemoryPort& memory) : state_(state), memory_(memory) {}
+  ScalarUnit(arch::ArchState& state, memory::MemoryPort& memory,
+             numeric::NumericProfile profile = numeric::NumericProfile::Hardware)
+      : state_(state), memory_(memory), profile_(profile) {}
 
   // Executes one scalar instruction at TPC; writes TPC only for J and JR
   // (the caller advances it otherwise). Faults carry the TPC, data faults the
@@ -96,6 +99,7 @@ class ScalarUnit {
 
   arch::ArchState& state_;
   memory::MemoryPort& memory_;
+  numeric::NumericProfile profile_;  // the FSU's arithmetic (frontend/scalar_fp.hpp)
   const devices::DeviceMap* devices_ = nullptr;
   std::optional<int> device_exit_;
 };

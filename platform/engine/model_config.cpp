@@ -50,4 +50,10 @@ keys::KeyTable<ModelConfig> model_keys() {
   return table;
 }
 
+frontend::FrontEndOptions front_end_options(const ModelConfig& config) {
+  frontend::FrontEndOptions options = config.front_end;
+  options.profile = config.profile;
+  return options;
+}
+
 }  // namespace ptovp::engine

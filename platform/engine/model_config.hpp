@@ -49,6 +49,10 @@ struct ModelConfig {
 // (arch, capacity, block rules, front end).
 keys::KeyTable<ModelConfig> model_keys();
 
+// The front end's options with the profile the CUBE runs (numeric.profile
+// governs the scalar FP unit too).
+frontend::FrontEndOptions front_end_options(const ModelConfig& config);
+
 struct RunResult {
   // Absent when the instruction limit stopped the run. A Stall halt is an
   // unready Shared source: no other agent can make it ready, so the run stops

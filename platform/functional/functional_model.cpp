@@ -59,7 +59,7 @@ FunctionalModel::FunctionalModel(const engine::ModelConfig& config, std::ostream
               },
               {}},
           config.block),
-      front_end_(state_, memory_, builder_, out, err, config.front_end),
+      front_end_(state_, memory_, builder_, out, err, engine::front_end_options(config)),
       devices_(engine::attach_machine_devices(config.machine, config.uart_output, front_end_, out,
                                               err)) {
   cube_.use_fpatr_backend(*fpatr_);
