@@ -86,12 +86,17 @@ Expected<AllocationPlan> LocalTileFile::plan(unsigned hand, std::uint8_t mask,
   // The retiring register's charge is freed by the same allocation.
   const LocalTile* retiring = result.retires ? &tiles_[*result.retires] : nullptr;
   if (capacity_ == CapacityModel::Pools) {
+    // Every PE's pool in one pass over the file (TileCapacityInUseForPE).
+    std::array<std::uint64_t, kPeCount> pools{};
+    for (const LocalTile& tile : tiles_) {
+      if (!tile.allocated() || &tile == retiring) continue;
+      for (unsigned pe = 0; pe < kPeCount; ++pe) {
+        if (pe_selected(tile.allocation_mask(), pe)) pools[pe] += tile.info().capacity_bytes;
+      }
+    }
     for (unsigned pe = 0; pe < kPeCount; ++pe) {
       if (!pe_selected(mask, pe)) continue;
-      std::uint64_t in_use = capacity_in_use(pe);
-      if (retiring && retiring->allocated() && pe_selected(retiring->allocation_mask(), pe)) {
-        in_use -= retiring->info().capacity_bytes;
-      }
+      const std::uint64_t in_use = pools[pe];
       if (in_use + capacity_bytes > limit) {
         return make_fault(FaultCode::TileAllocation,
                           fmt::format("PE{} Local pool: {} B in use + {} B requested > "
@@ -110,6 +115,14 @@ Expected<AllocationPlan> LocalTileFile::plan(unsigned hand, std::uint8_t mask,
                                   in_use, pe_count(mask), capacity_bytes, limit));
   }
   return result;
+}
+
+Expected<AllocationPlan> LocalTileFile::plan(unsigned hand, std::uint8_t mask,
+                                             std::uint32_t capacity_bytes,
+                                             const SharedTileFile& shared,
+                                             std::uint64_t limit) const {
+  const bool aggregate = capacity_ == CapacityModel::Aggregate;
+  return plan(hand, mask, capacity_bytes, aggregate ? shared.capacity_in_use() : 0, limit);
 }
 
 LocalTile& LocalTileFile::commit(const AllocationPlan& plan, const TileInfo& info,

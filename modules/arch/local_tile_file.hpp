@@ -17,6 +17,7 @@
 #include "arch/capacity.hpp"
 #include "arch/fault.hpp"
 #include "arch/local_tile.hpp"
+#include "arch/shared_tile_file.hpp"
 
 namespace ptovp::arch {
 
@@ -55,6 +56,10 @@ class LocalTileFile {
   // TileAllocation when the hand is full (Asl) or a pool would overflow.
   Expected<AllocationPlan> plan(unsigned hand, std::uint8_t mask, std::uint32_t capacity_bytes,
                                 std::uint64_t other_in_use, std::uint64_t limit) const;
+  // The same with `shared`'s charge as `other_in_use`, summed only where it
+  // counts (Aggregate): the units' allocations, once per block.
+  Expected<AllocationPlan> plan(unsigned hand, std::uint8_t mask, std::uint32_t capacity_bytes,
+                                const SharedTileFile& shared, std::uint64_t limit) const;
   // Applies a plan: retires (queue mode) and installs the descriptor.
   LocalTile& commit(const AllocationPlan& plan, const TileInfo& info, std::uint8_t mask);
   // Frees a register (block rollback).

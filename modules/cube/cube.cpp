@@ -255,11 +255,10 @@ CubeOutcome Cube::commit() {
 
   // Allocate the output group; a failure releases what the group took.
   const std::uint8_t mask = plan.split.active_mask();
-  const std::uint64_t shared_in_use = fabric_.tiles().capacity_in_use();
   for (const CubePlan::Destination& destination : plan.destinations) {
     auto placed =
         local_.plan(destination.binding->destination_hand, mask, destination.info.capacity_bytes,
-                    shared_in_use, state_.tile_capacity());
+                    fabric_.tiles(), state_.tile_capacity());
     if (!placed) {
       for (unsigned index : last_destinations_)
         local_.release(index);

@@ -2,6 +2,7 @@
 // called after the CPU check in dot_kernel.cpp.
 #include <immintrin.h>
 
+#include <array>
 #include <cstring>
 
 #include "numeric/dot_kernel_impl.hpp"
@@ -9,14 +10,16 @@
 namespace ptovp::numeric::dot_detail {
 namespace {
 
-// One 6x16 FP32 tile: each lane of the twelve accumulators is one D element
-// whose K terms are applied in increasing order, one vfmadd231ps (a single
-// RNE rounding) each. `c` holds the initial words and receives the results.
-void float_tile_6x16(const float* a, std::size_t lda, const float* b, std::size_t k, float* c,
-                     std::size_t ldc, const float* bias, bool zero_init) {
-  __m256 acc[kMR][2];
+// One MR x 16 FP32 tile (MR <= kMR): each lane of the accumulators is one D
+// element whose K terms are applied in increasing order, one vfmadd231ps (a
+// single RNE rounding) each. `c` holds the initial words and receives the
+// results.
+template <std::size_t MR>
+void float_tile(const float* a, std::size_t lda, const float* b, std::size_t k, float* c,
+                std::size_t ldc, const float* bias, bool zero_init) {
+  __m256 acc[MR][2];
 #pragma GCC unroll 6
-  for (std::size_t i = 0; i < kMR; ++i) {
+  for (std::size_t i = 0; i < MR; ++i) {
     acc[i][0] = zero_init ? _mm256_setzero_ps() : _mm256_loadu_ps(c + i * ldc);
     acc[i][1] = zero_init ? _mm256_setzero_ps() : _mm256_loadu_ps(c + i * ldc + 8);
   }
@@ -24,7 +27,7 @@ void float_tile_6x16(const float* a, std::size_t lda, const float* b, std::size_
     const __m256 b0 = _mm256_loadu_ps(b);
     const __m256 b1 = _mm256_loadu_ps(b + 8);
 #pragma GCC unroll 6
-    for (std::size_t i = 0; i < kMR; ++i) {
+    for (std::size_t i = 0; i < MR; ++i) {
       const __m256 ai = _mm256_broadcast_ss(a + i * lda);
       acc[i][0] = _mm256_fmadd_ps(ai, b0, acc[i][0]);
       acc[i][1] = _mm256_fmadd_ps(ai, b1, acc[i][1]);
@@ -32,7 +35,7 @@ void float_tile_6x16(const float* a, std::size_t lda, const float* b, std::size_
   }
   const __m256 nan = _mm256_castsi256_ps(_mm256_set1_epi32(static_cast<int>(kCanonicalNaN)));
 #pragma GCC unroll 6
-  for (std::size_t i = 0; i < kMR; ++i) {
+  for (std::size_t i = 0; i < MR; ++i) {
 #pragma GCC unroll 2
     for (std::size_t h = 0; h < 2; ++h) {
       __m256 v = acc[i][h];
@@ -43,17 +46,18 @@ void float_tile_6x16(const float* a, std::size_t lda, const float* b, std::size_
   }
 }
 
-// One 6x16 tile of 16-bit integer lanes: vpmaddwd multiplies the lanes of
-// two consecutive K terms and adds both products into one 32-bit lane. Every
-// sum wraps modulo 2^32 (the S32/U32 accumulators; even vpmaddwd's one
-// overflow, (-2^15)^2 twice, wraps to 2^31 mod 2^32), so the grouping of the
-// terms does not change a bit. B's rows k and k+1 interleave by unpacking,
+// One MR x 16 tile (MR <= kMR) of 16-bit integer lanes: vpmaddwd multiplies
+// the lanes of two consecutive K terms and adds both products into one 32-bit
+// lane. Every sum wraps modulo 2^32 (the S32/U32 accumulators; even
+// vpmaddwd's one overflow, (-2^15)^2 twice, wraps to 2^31 mod 2^32), so the
+// grouping of the terms does not change a bit. B's rows k and k+1 interleave by unpacking,
 // which orders the accumulator lanes as columns 0-3 | 8-11 and 4-7 | 12-15.
-void int16_tile_6x16(const std::int16_t* a, std::size_t lda, const std::int16_t* b, std::size_t k,
-                     std::uint32_t* c, std::size_t ldc, const std::uint32_t* bias, bool zero_init) {
-  __m256i acc[kMR][2];
+template <std::size_t MR>
+void int16_tile(const std::int16_t* a, std::size_t lda, const std::int16_t* b, std::size_t k,
+                std::uint32_t* c, std::size_t ldc, const std::uint32_t* bias, bool zero_init) {
+  __m256i acc[MR][2];
 #pragma GCC unroll 6
-  for (std::size_t i = 0; i < kMR; ++i) {
+  for (std::size_t i = 0; i < MR; ++i) {
     if (zero_init) {
       acc[i][0] = acc[i][1] = _mm256_setzero_si256();
       continue;
@@ -70,7 +74,7 @@ void int16_tile_6x16(const std::int16_t* a, std::size_t lda, const std::int16_t*
     const __m256i b0 = _mm256_unpacklo_epi16(r0, r1);
     const __m256i b1 = _mm256_unpackhi_epi16(r0, r1);
 #pragma GCC unroll 6
-    for (std::size_t i = 0; i < kMR; ++i) {
+    for (std::size_t i = 0; i < MR; ++i) {
       std::int32_t pair;
       std::memcpy(&pair, a + i * lda + kk, sizeof pair);
       const __m256i ai = _mm256_set1_epi32(pair);
@@ -83,7 +87,7 @@ void int16_tile_6x16(const std::int16_t* a, std::size_t lda, const std::int16_t*
     const __m256i b0 = _mm256_unpacklo_epi16(r0, _mm256_setzero_si256());
     const __m256i b1 = _mm256_unpackhi_epi16(r0, _mm256_setzero_si256());
 #pragma GCC unroll 6
-    for (std::size_t i = 0; i < kMR; ++i) {
+    for (std::size_t i = 0; i < MR; ++i) {
       const __m256i ai = _mm256_set1_epi32(static_cast<std::uint16_t>(a[i * lda + kk]));
       acc[i][0] = _mm256_add_epi32(acc[i][0], _mm256_madd_epi16(ai, b0));
       acc[i][1] = _mm256_add_epi32(acc[i][1], _mm256_madd_epi16(ai, b1));
@@ -94,7 +98,7 @@ void int16_tile_6x16(const std::int16_t* a, std::size_t lda, const std::int16_t*
                             ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias + 8 * h))
                             : _mm256_setzero_si256();
 #pragma GCC unroll 6
-    for (std::size_t i = 0; i < kMR; ++i) {
+    for (std::size_t i = 0; i < MR; ++i) {
       const __m256i v = h == 0 ? _mm256_permute2x128_si256(acc[i][0], acc[i][1], 0x20)
                                : _mm256_permute2x128_si256(acc[i][0], acc[i][1], 0x31);
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(c + i * ldc + 8 * h),
@@ -103,19 +107,21 @@ void int16_tile_6x16(const std::int16_t* a, std::size_t lda, const std::int16_t*
   }
 }
 
-// Runs every 6x16 tile of D through `tile` (a, lda, b, k, c, ldc, bias,
-// zero_init); a partial tile runs on a zero-padded copy of its words and
-// keeps the valid part.
+// Runs every tile of D through tiles[rows], the tile of that height (a, lda,
+// b, k, c, ldc, bias, zero_init): the last rows of D take a shorter tile
+// rather than a padded one. A tile of partial columns runs on a zero-padded
+// copy of its words and keeps the valid part.
 template <typename T, typename Acc, typename Tile>
-void run_avx2_tiles(const Panels<T, Acc>& p, Tile tile) {
+void run_avx2_tiles(const Panels<T, Acc>& p, const std::array<Tile, kMR + 1>& tiles) {
   Acc edge[kMR * kNR];
   for (std::size_t n0 = 0; n0 < p.n; n0 += kNR) {
     const std::size_t cols = p.n - n0 < kNR ? p.n - n0 : kNR;
     const Acc* bias = p.bias != nullptr ? p.bias + n0 : nullptr;
     for (std::size_t m0 = 0; m0 < p.m; m0 += kMR) {
       const std::size_t rows = p.m - m0 < kMR ? p.m - m0 : kMR;
+      const Tile tile = tiles[rows];
       std::uint32_t* words = p.d + m0 * p.n + n0;
-      if (rows == kMR && cols == kNR) {
+      if (cols == kNR) {
         // The vector loads and stores may alias the 32-bit words of D.
         tile(p.a + m0 * p.k, p.k, p.b + n0 * p.k, p.k, reinterpret_cast<Acc*>(words), p.n, bias,
              p.zero_init);
@@ -136,11 +142,18 @@ void run_avx2_tiles(const Panels<T, Acc>& p, Tile tile) {
 }  // namespace
 
 void float_tiles_avx2(const Panels<float>& p) {
-  run_avx2_tiles(p, float_tile_6x16);
+  static_assert(kMR == 6, "one tile function per height");
+  static constexpr std::array<decltype(&float_tile<kMR>), kMR + 1> tiles = {
+      nullptr,       float_tile<1>, float_tile<2>, float_tile<3>,
+      float_tile<4>, float_tile<5>, float_tile<6>};
+  run_avx2_tiles(p, tiles);
 }
 
 void int16_tiles_avx2(const Panels<std::int16_t, std::uint32_t>& p) {
-  run_avx2_tiles(p, int16_tile_6x16);
+  static constexpr std::array<decltype(&int16_tile<kMR>), kMR + 1> tiles = {
+      nullptr,       int16_tile<1>, int16_tile<2>, int16_tile<3>,
+      int16_tile<4>, int16_tile<5>, int16_tile<6>};
+  run_avx2_tiles(p, tiles);
 }
 
 void hif4_run_scales_avx2(std::uint32_t word, float base, float* out) {

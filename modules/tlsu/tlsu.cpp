@@ -386,8 +386,8 @@ std::uint64_t Tlsu::bytes_moved(const arch::BlockDescriptor& block) const {
 
 Expected<arch::AllocationPlan> Tlsu::plan_destination(const TileBinding& binding,
                                                       std::uint32_t capacity) const {
-  return local_.plan(binding.destination_hand, binding.pe_mask, capacity,
-                     fabric_.tiles().capacity_in_use(), tile_capacity_);
+  return local_.plan(binding.destination_hand, binding.pe_mask, capacity, fabric_.tiles(),
+                     tile_capacity_);
 }
 
 std::optional<LocalTile> Tlsu::take_if_retired(const arch::AllocationPlan& plan, unsigned source) {
