@@ -26,8 +26,8 @@ std::int8_t field(const isa::FormInfo& form, std::string_view name) {
 // The first immediate-like field the form has.
 std::int8_t immediate_field(const isa::FormInfo& form) {
   for (std::string_view name :
-       {"uimm12", "simm12", "uimm24", "simm24", "simm5", "imm20", "imm", "simm32", "uimm32",
-        "simm22", "uimm19", "uimm5", "imm4", "imm5", "shamt"}) {
+       {"uimm12", "simm12", "uimm24", "simm24", "simm5", "imm20", "imm", "imm32", "simm32",
+        "uimm32", "simm22", "uimm19", "uimm5", "imm4", "imm5", "shamt"}) {
     if (auto index = field(form, name); index >= 0) return index;
   }
   return -1;
@@ -518,7 +518,10 @@ bool plan_named(const isa::FormInfo& form, FormPlan& plan) {
   plan.binary = named->binary;
   plan.word = named->word;
   if (plan.op == Op::BinaryImmediate && plan.imm < 0) plan.imm = plan.shamt;  // shifts by shamt
-  if (id == ScalarForm::kC_SLLI || id == ScalarForm::kC_SRLI) plan.implicit_srcl = kFirstT;
+  if (id == ScalarForm::kC_SLLI || id == ScalarForm::kC_SRLI) {
+    plan.implicit_srcl = kFirstT;
+    plan.implicit_srcl_checked = true;
+  }
   if (field(form, "imm32") >= 0) plan.imm_bits = 32;  // HL.ADDTPC, HL.SETRET
   if (plan.op == Op::SystemRegisterGet || plan.op == Op::SystemRegisterSet ||
       plan.op == Op::SystemRegisterSwap) {

@@ -157,6 +157,10 @@ struct FormPlan {
   // The selectors a form reads or writes without naming them (C.SLLI reads
   // t#1, C.CMP.EQI and C.SEXT.B write t): used when rd / srcl is absent.
   std::uint8_t implicit_rd = 0, implicit_srcl = 0;
+  // ScalarImplicitSourceOperandsLegal: an empty implicit t#1 faults for
+  // C.SLLI and C.SRLI (and the compressed stores' data); C.CMP.EQI and
+  // C.CMP.NEI read it as it is.
+  bool implicit_srcl_checked = false;
   // AddToPc / SetReturn: the immediate's width (imm20, HL. imm32).
   std::uint8_t imm_bits = 20;
   // Op::Bitfield: the field width when the form has no imml (C.SEXT.B: 8).

@@ -169,8 +169,11 @@ PreparedInstruction prepare(const isa::DecodedInstruction& decoded, const FormPl
     p.imm = queue_flags(decoded);
   }
   if (decoded.form->catalog == isa::Catalog::Scalar) {
-    // An absent source is 0 (R0).
-    for (unsigned selector : {p.srcl, p.srcr, p.srcd, p.srcd1, p.srcp}) {
+    // An absent source is 0 (R0); an implicit one is checked only where
+    // the ASL checks it (FormPlan::implicit_srcl_checked).
+    const bool srcl_checked = plan.srcl >= 0 || plan.implicit_srcl_checked;
+    for (unsigned selector : {srcl_checked ? p.srcl : 0u, unsigned{p.srcr}, unsigned{p.srcd},
+                              unsigned{p.srcd1}, unsigned{p.srcp}}) {
       if (selector >= arch::kGprCount) p.reads_queue = true;
     }
     if (plan.compressed && plan.op == Op::Store) p.reads_queue = true;  // C.SDI data is t#1
