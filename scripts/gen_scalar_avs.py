@@ -30,6 +30,7 @@ Vector format (one directive per line, '#' comments):
     block KIND TRANSFER TARGET SEQUENTIAL TAKEN  BSTART state (BeginBundle at the TPC)
     body               the block's body is active (EnterBundleBody)
     bpcn HEX | ssr ADDR HEX | cycle N   BARG.BPCN, a base SSR, the cycle count
+    context_register RING LOW HEX   a ring's context register (EVBASE: 0xf01)
     exec HEX BITS      the instruction word and its length
     expect gpr N HEX | expect queue t|u I HEX | expect tpc HEX | expect fault NAME
     expect fault_address HEX | expect return HEX | expect mem ADDR SIZE HEX
@@ -39,7 +40,7 @@ Vector format (one directive per line, '#' comments):
     expect taken 0|1 | expect queue_valid t|u I 0|1 | expect ssr ADDR HEX
     expect trap_number|trap_cause|trap_argument0 RING HEX | expect block_active 0|1
     expect trap_valid|trap_tpc|trap_source_acr RING HEX | expect commit_argument HEX
-    expect cycle N | expect gpr_not N HEX
+    expect cycle N | expect gpr_not N HEX | expect acr N
     end
 """
 
@@ -99,6 +100,8 @@ def evaluate(expr, names):
         return evaluate(m.group(1), names)[0] & ((1 << (8 * int(m.group(2)))) - 1), 64
     if expr in names:
         return names[expr]
+    if expr == "PTO_MODEL_MEMORY_BYTES":
+        return MODEL_MEMORY_BYTES, 64
     m = re.fullmatch(r"(\w+)\[(\d+)(?::(\d+))?\]", expr)
     if m and m.group(1) in names:
         hi = int(m.group(2))
@@ -222,6 +225,7 @@ SETUP = [
     (r"assert ReadTPC\(\) == (.+)", ""),
     (r"assert !_TrapContexts\[\[\d\]\]\.valid", ""),  # a precondition the reset establishes
     (r"assert !TemporaryQueueSourceAvailable\((?:TRUE|FALSE), \d\)", ""),  # likewise
+    (r"PTOv0WriteContextRegister\((\d), (0x[0-9a-f]+), (.+)\)", "context_register {1} {2} {3:x}"),
 ]
 
 EXPECTATIONS = [
@@ -247,6 +251,7 @@ EXPECTATIONS = [
     (r"assert !_BARG\.taken(?: == (?:TRUE|FALSE))?|assert _BARG\.taken == FALSE", "expect taken 0"),
     (r"assert _SystemRegisters\.(thread_ptr|global_ptr) == (.+)", "expect ssr {1:ssr} {2:x}"),
     (r"assert (!?)_BundleActive", "expect block_active {1:not}"),
+    (r"assert CurrentACR\(\) == (\d)", "expect acr {1}"),
     (r"assert (!?)_TrapContexts\[\[(\d)\]\]\.valid", "expect trap_valid {2} {1:not}"),
     (r"assert _TrapContexts\[\[(\d)\]\]\.(tpc|source_acr) == (.+)", "expect trap_{2} {1} {3:x}"),
     (r"assert _ACRTrap(Number|Cause|Argument0)\[\[(\d+)\]\] == (.+)", "expect trap_{1:lower} {2} {3:x}"),
@@ -547,6 +552,29 @@ OUTER_RING_WINDOW = ("the ACR2+ access past the ring's 3 KiB window (docs/spec-c
                      "\"D8 Memory map\": identity translation, no window)")
 
 
+# The witnesses' memory: PTO_MODEL_MEMORY_BYTES, the spec's default.
+MODEL_MEMORY_BYTES = 4096
+UNPLACEABLE = ("an instruction no fetch can place: outside the 4 KiB memory (a TPC wrap, a "
+               "PC-relative access from the memory's end) or on bytes the case uses as data")
+
+
+def unplaceable(case):
+    """Whether the instruction cannot be fetched from where the witness
+    executes it: the ASL executes a word without fetching it."""
+    tpc = int([line for line in case.setup if line.startswith("tpc ")][-1].split()[1], 16) \
+        if any(line.startswith("tpc ") for line in case.setup) else 0
+    end = tpc + case.exec[1] // 8
+    if end > MODEL_MEMORY_BYTES:
+        return True
+    for line in case.setup + case.expect:
+        words = line.split()
+        if words[0] == "expect":
+            words = words[1:]
+        if words[0] == "mem" and int(words[1], 16) < end and tpc < int(words[1], 16) + int(words[2]):
+            return True
+    return False
+
+
 def outer_ring_window(case):
     """Whether the case checks the reference profile's ACR2+ data window
     (DataAccessPermitted), which ptovp does not model."""
@@ -654,10 +682,12 @@ def write_doc(path, index):
         "atomics reach address 0 with zero operands and change nothing the case\n",
         "checks. The canonical execution sequences keep their state from one word to\n",
         "the next but the block control state (`carry`). The witnesses' machine has\n",
-        "PTO_MODEL_MEMORY_BYTES (4096) bytes of RAM; the test skips, and counts, the\n",
-        "cases no fetch can place (an instruction outside that memory: the TPC wraps\n",
-        "below 2^64 and PC-relative accesses from its end; the all-zero word executed\n",
-        "as 32 bits, whose first parcel encodes a 16-bit instruction).\n",
+        "PTO_MODEL_MEMORY_BYTES (4096) bytes of RAM. The ASL executes a word without\n",
+        "fetching it; the cases no fetch can place (an instruction outside that\n",
+        "memory: the TPC wraps below 2^64 and PC-relative accesses from its end, or\n",
+        "on bytes the case uses as data) are named in their rows, and the test skips\n",
+        "and counts the canonical sequences' closing probe, the all-zero word\n",
+        "executed as 32 bits, whose first parcel encodes a 16-bit instruction.\n",
         "The FSU witnesses of arithmetic\n",
         "and conversion forms follow the reference profile's raw-carrier arithmetic\n",
         "(integer arithmetic on the encodings): they run with `numeric.profile =\n",
@@ -734,7 +764,7 @@ def main():
         if source is None:
             index[avs_id] = {"path": path, "left_out": "generated function %s not found" % call}
             continue
-        kept, reason, skipped_stores, unchecked = [], None, False, set()
+        kept, reason, skipped_stores, unchecked, unplaced = [], None, False, set(), False
         try:
             for number, case in enumerate(cases_of(source)):
                 if case.exec is None:  # decode and operand checks only
@@ -745,6 +775,10 @@ def main():
                     continue
                 if outer_ring_window(case):
                     unchecked |= case.not_checked | {OUTER_RING_WINDOW}
+                    continue
+                if unplaceable(case):
+                    unchecked |= case.not_checked | {UNPLACEABLE}
+                    unplaced = True
                     continue
                 if halt_moves_tpc(case):
                     unchecked.add(HALT_TPC)
@@ -770,6 +804,8 @@ def main():
             for lines in kept:
                 out.append("\n".join(lines) + "\n")
             index[avs_id] = {"path": path, "cases": len(kept), "not_checked": sorted(unchecked)}
+        elif unplaced and reason is None:
+            index[avs_id] = {"path": path, "left_out": UNPLACEABLE}
         elif skipped_stores and reason is None:
             index[avs_id] = {"path": path, "left_out": "one agent's atomic store at the bytes "
                              "the idle PEs of a one-agent replay access"}
