@@ -21,6 +21,7 @@ Vector format (one directive per line, '#' comments):
     commit_argument HEX  the commit argument
     gpr N HEX          initial GPR N (every PE)
     queue t|u I HEX    initial queue entry I (valid)
+    queue_invalid t|u I   entry I made empty
     push t|u HEX       a queue push
     mem ADDR SIZE HEX  initial memory
     tpc HEX | return HEX  TPC, the SETRET return address
@@ -41,6 +42,7 @@ Vector format (one directive per line, '#' comments):
     expect trap_number|trap_cause|trap_argument0 RING HEX | expect block_active 0|1
     expect trap_valid|trap_tpc|trap_source_acr RING HEX | expect commit_argument HEX
     expect cycle N | expect gpr_not N HEX | expect acr N
+    expect body_active|terminal_pending 0|1
     end
 """
 
@@ -217,6 +219,7 @@ SETUP = [
     (r"WriteGPR\((\d+), (.+)\)", "gpr {1} {2:x}"),
     (r"_([TU])Queue\[\[(\d)\]\] = (.+)", "queue {1:lower} {2} {3:x}"),
     (r"_[TU]QueueValid\[\[\d\]\] = TRUE", ""),
+    (r"_([TU])QueueValid\[\[(\d)\]\] = FALSE", "queue_invalid {1:lower} {2}"),
     (r"PushTemporaryQueue\((TRUE|FALSE), (.+)\)", "push {1:tu} {2:x}"),
     (r"Store\((.+), (\d), (.+)\)", "mem {1:x} {2} {3:x}"),
     (r"_ReturnAddress = (.+)", "return {1:x}"),
@@ -251,6 +254,8 @@ EXPECTATIONS = [
     (r"assert !_BARG\.taken(?: == (?:TRUE|FALSE))?|assert _BARG\.taken == FALSE", "expect taken 0"),
     (r"assert _SystemRegisters\.(thread_ptr|global_ptr) == (.+)", "expect ssr {1:ssr} {2:x}"),
     (r"assert (!?)_BundleActive", "expect block_active {1:not}"),
+    (r"assert (!?)_BundleBodyActive", "expect body_active {1:not}"),
+    (r"assert (!?)_SystemBlockTerminalPending", "expect terminal_pending {1:not}"),
     (r"assert CurrentACR\(\) == (\d)", "expect acr {1}"),
     (r"assert (!?)_TrapContexts\[\[(\d)\]\]\.valid", "expect trap_valid {2} {1:not}"),
     (r"assert _TrapContexts\[\[(\d)\]\]\.(tpc|source_acr) == (.+)", "expect trap_{2} {1} {3:x}"),
@@ -686,7 +691,8 @@ def write_doc(path, index):
         "atomics reach address 0 with zero operands and change nothing the case\n",
         "checks. The canonical execution sequences keep their state from one word to\n",
         "the next but the block control state (`carry`). The witnesses' machine has\n",
-        "PTO_MODEL_MEMORY_BYTES (4096) bytes of RAM. The ASL executes a word without\n",
+        "PTO_MODEL_MEMORY_BYTES (4096) bytes of RAM and no ACRC host services\n",
+        "(`host.services = off`). The ASL executes a word without\n",
         "fetching it; the cases no fetch can place (an instruction outside that\n",
         "memory: the TPC wraps below 2^64 and PC-relative accesses from its end, or\n",
         "on bytes the case uses as data) are named in their rows, and the test skips\n",

@@ -118,11 +118,13 @@ std::string operation_name(std::string_view mnemonic) {
 }
 
 // The witnesses' machine: PTO_MODEL_MEMORY_BYTES (4096) bytes of RAM, so an
-// access past it is the spec's Fault_DataPage.
+// access past it is the spec's Fault_DataPage, and ACRC always the
+// architectural request (no host services, docs/spec-choices.md).
 engine::ModelConfig witness_config(numeric::NumericProfile profile) {
   engine::ModelConfig config;
   config.profile = profile;
   config.memory_size = 4096;
+  config.front_end.host_services = false;
   return config;
 }
 
@@ -251,6 +253,12 @@ class ScalarAvsTest : public ::testing::Test {
             queue.valid[entry] = true;
           }
         }
+      } else if (directive == "queue_invalid") {
+        std::string which;
+        unsigned entry = 0;
+        words >> which >> entry;
+        for (unsigned pe = 0; pe < arch::kPeCount; ++pe)
+          state.queues[pe][which == "t" ? 0 : 1].valid[entry] = false;
       } else if (directive == "mem") {
         const std::uint64_t address = hex(words);
         unsigned size = 0;
@@ -421,10 +429,15 @@ class ScalarAvsTest : public ::testing::Test {
         std::string transfer;
         words >> transfer;
         EXPECT_EQ(header->transfer, transfer_type(transfer));
-      } else if (what == "taken" || what == "block_active") {
+      } else if (what == "taken" || what == "block_active" || what == "body_active" ||
+                 what == "terminal_pending") {
         unsigned expected = 0;
         words >> expected;
-        EXPECT_EQ(what == "taken" ? header->taken : block->active, expected != 0) << what;
+        const bool actual = what == "taken"          ? header->taken
+                            : what == "block_active" ? block->active
+                            : what == "body_active"  ? block->body_active
+                                                     : block->system_terminal_pending;
+        EXPECT_EQ(actual, expected != 0) << what;
       } else if (what == "queue_valid") {
         std::string which;
         unsigned entry = 0, valid = 0;
