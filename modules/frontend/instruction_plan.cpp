@@ -1,7 +1,7 @@
 #include "frontend/instruction_plan.hpp"
 
-#include <optional>
-#include <string>
+#include <algorithm>
+#include <iterator>
 #include <string_view>
 
 namespace ptovp::frontend {
@@ -9,15 +9,12 @@ namespace ptovp::frontend {
 using arch::BlockKind;
 using arch::TransferType;
 using isa::ScalarForm;
+using Handler = isa::SemanticHandler;
 
 namespace {
 
 constexpr std::uint8_t kFirstT = 24;  // t#1
 constexpr std::uint8_t kPushT = 31;   // ->t
-
-bool starts_with(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
-}
 
 std::int8_t field(const isa::FormInfo& form, std::string_view name) {
   return static_cast<std::int8_t>(isa::field_index(form, name));
@@ -80,24 +77,24 @@ void plan_block_start(const isa::FormInfo& form, FormPlan& plan) {
 // The standalone commands: the templates (a register range and a frame size,
 // or three absolute GPRs) and the queue manager commands.
 struct NamedStandalone {
-  std::string_view handler;
+  Handler handler;
   Op op;
 };
 static constexpr NamedStandalone kStandalone[] = {
-    {"ExecuteFrameEntry", Op::FrameEntry},
-    {"ExecuteFrameExit", Op::FrameExit},
-    {"ExecuteFrameReturnAddress", Op::FrameReturnAddress},
-    {"ExecuteFrameReturnStack", Op::FrameReturnStack},
-    {"ExecuteMemoryCopy", Op::MemoryCopy},
-    {"ExecuteMemorySet", Op::MemorySet},
-    {"ExecuteQueueMove", Op::QueueMove},
-    {"ExecuteQueuePop", Op::QueuePop},
-    {"ExecuteQueuePush", Op::QueuePush},
+    {Handler::kExecuteFrameEntry, Op::FrameEntry},
+    {Handler::kExecuteFrameExit, Op::FrameExit},
+    {Handler::kExecuteFrameReturnAddress, Op::FrameReturnAddress},
+    {Handler::kExecuteFrameReturnStack, Op::FrameReturnStack},
+    {Handler::kExecuteMemoryCopy, Op::MemoryCopy},
+    {Handler::kExecuteMemorySet, Op::MemorySet},
+    {Handler::kExecuteQueueMove, Op::QueueMove},
+    {Handler::kExecuteQueuePop, Op::QueuePop},
+    {Handler::kExecuteQueuePush, Op::QueuePush},
 };
 
 bool plan_standalone(const isa::FormInfo& form, FormPlan& plan) {
   for (const NamedStandalone& row : kStandalone) {
-    if (row.handler != form.semantic_handler) continue;
+    if (row.handler != form.handler) continue;
     plan.op = row.op;
     plan.srcl = field(form, row.op == Op::FrameEntry ? "SrcBegin" : "DstBegin");
     plan.srcr = field(form, row.op == Op::FrameEntry ? "SrcEnd" : "DstEnd");
@@ -115,34 +112,31 @@ bool plan_standalone(const isa::FormInfo& form, FormPlan& plan) {
   return false;
 }
 
+// The block commands, by their handler.
 void plan_command(const isa::FormInfo& form, FormPlan& plan) {
-  const std::string_view h = form.semantic_handler;
-  if (h == "ExecuteBundleStart") return plan_block_start(form, plan);
   if (plan_standalone(form, plan)) return;
-  if (h == "ExecuteBundleStop")
-    plan.op = Op::Stop;
-  else if (h == "SetBundleControlAttributes")
-    plan.op = Op::ControlAttributes;
-  else if (h == "SetBundleDataAttributes")
-    plan.op = Op::DataAttributes;
-  else if (h == "SetBundleFixedPointAttributes")
-    plan.op = Op::FpAttributes;
-  else if (h == "BindBundleScalarIO")
-    plan.op = Op::ScalarBinding;
-  else if (h == "BindBundleTileIO")
-    plan.op = Op::TileBinding;
-  else if (h == "BindBundleSharedIO")
-    plan.op = Op::SharedBinding;
-  else if (h == "SetBundleHint") {
-    plan.op = field(form, "B/E") >= 0 ? Op::HintTrace : Op::Hint;
-    plan.imm = field(form, "B/E");  // TRACE: begin (0) or end (1)
-  } else if (h == "SetBundleDimension") {
-    // B.DIM: LB[form bits 14:12] = RegSrc + uimm17; C.B.DIMI: LB[LoopNest] = imm8.
-    plan.op = field(form, "RegSrc") >= 0 ? Op::Dimension : Op::DimensionImmediate;
-    plan.dimension = static_cast<std::uint8_t>((form.match >> 12) & 3);
-    plan.srcl = field(form, "RegSrc");
-    plan.rd = field(form, "LoopNest");
-    plan.imm = field(form, plan.op == Op::Dimension ? "uimm17" : "imm8");
+  switch (form.handler) {
+    case Handler::kExecuteBundleStart: plan_block_start(form, plan); break;
+    case Handler::kExecuteBundleStop: plan.op = Op::Stop; break;
+    case Handler::kSetBundleControlAttributes: plan.op = Op::ControlAttributes; break;
+    case Handler::kSetBundleDataAttributes: plan.op = Op::DataAttributes; break;
+    case Handler::kSetBundleFixedPointAttributes: plan.op = Op::FpAttributes; break;
+    case Handler::kBindBundleScalarIO: plan.op = Op::ScalarBinding; break;
+    case Handler::kBindBundleTileIO: plan.op = Op::TileBinding; break;
+    case Handler::kBindBundleSharedIO: plan.op = Op::SharedBinding; break;
+    case Handler::kSetBundleHint:
+      plan.op = field(form, "B/E") >= 0 ? Op::HintTrace : Op::Hint;
+      plan.imm = field(form, "B/E");  // TRACE: begin (0) or end (1)
+      break;
+    case Handler::kSetBundleDimension:
+      // B.DIM: LB[form bits 14:12] = RegSrc + uimm17; C.B.DIMI: LB[LoopNest] = imm8.
+      plan.op = field(form, "RegSrc") >= 0 ? Op::Dimension : Op::DimensionImmediate;
+      plan.dimension = static_cast<std::uint8_t>((form.match >> 12) & 3);
+      plan.srcl = field(form, "RegSrc");
+      plan.rd = field(form, "LoopNest");
+      plan.imm = field(form, plan.op == Op::Dimension ? "uimm17" : "imm8");
+      break;
+    default: break;  // ESAVE, ERCOV, XB: reserved in PTO
   }
 }
 
@@ -179,49 +173,48 @@ bool plan_memory(const isa::FormInfo& form, FormPlan& plan) {
   return true;
 }
 
-std::optional<Condition> condition_of(std::string_view suffix) {
-  if (starts_with(suffix, "EQ")) return Condition::Eq;
-  if (starts_with(suffix, "NE")) return Condition::Ne;
-  if (starts_with(suffix, "LTU")) return Condition::Ltu;
-  if (starts_with(suffix, "GEU")) return Condition::Geu;
-  if (starts_with(suffix, "LT")) return Condition::Lt;
-  if (starts_with(suffix, "GE")) return Condition::Ge;
-  return std::nullopt;
-}
+// The condition of each CMP.*/SETC.* form and of its C./HL. forms (the
+// handler says compare or set-commit).
+struct NamedCondition {
+  ScalarForm form;
+  Condition condition;
+};
+static constexpr NamedCondition kConditions[] = {
+    {ScalarForm::kCMP_EQ, Condition::Eq},       {ScalarForm::kCMP_EQI, Condition::Eq},
+    {ScalarForm::kC_CMP_EQI, Condition::Eq},    {ScalarForm::kHL_CMP_EQI, Condition::Eq},
+    {ScalarForm::kSETC_EQ, Condition::Eq},      {ScalarForm::kSETC_EQI, Condition::Eq},
+    {ScalarForm::kC_SETC_EQ, Condition::Eq},    {ScalarForm::kHL_SETC_EQI, Condition::Eq},
+    {ScalarForm::kCMP_NE, Condition::Ne},       {ScalarForm::kCMP_NEI, Condition::Ne},
+    {ScalarForm::kC_CMP_NEI, Condition::Ne},    {ScalarForm::kHL_CMP_NEI, Condition::Ne},
+    {ScalarForm::kSETC_NE, Condition::Ne},      {ScalarForm::kSETC_NEI, Condition::Ne},
+    {ScalarForm::kC_SETC_NE, Condition::Ne},    {ScalarForm::kHL_SETC_NEI, Condition::Ne},
+    {ScalarForm::kCMP_LT, Condition::Lt},       {ScalarForm::kCMP_LTI, Condition::Lt},
+    {ScalarForm::kHL_CMP_LTI, Condition::Lt},   {ScalarForm::kSETC_LT, Condition::Lt},
+    {ScalarForm::kSETC_LTI, Condition::Lt},     {ScalarForm::kHL_SETC_LTI, Condition::Lt},
+    {ScalarForm::kCMP_GE, Condition::Ge},       {ScalarForm::kCMP_GEI, Condition::Ge},
+    {ScalarForm::kHL_CMP_GEI, Condition::Ge},   {ScalarForm::kSETC_GE, Condition::Ge},
+    {ScalarForm::kSETC_GEI, Condition::Ge},     {ScalarForm::kHL_SETC_GEI, Condition::Ge},
+    {ScalarForm::kCMP_LTU, Condition::Ltu},     {ScalarForm::kCMP_LTUI, Condition::Ltu},
+    {ScalarForm::kHL_CMP_LTUI, Condition::Ltu}, {ScalarForm::kSETC_LTU, Condition::Ltu},
+    {ScalarForm::kSETC_LTUI, Condition::Ltu},   {ScalarForm::kHL_SETC_LTUI, Condition::Ltu},
+    {ScalarForm::kCMP_GEU, Condition::Geu},     {ScalarForm::kCMP_GEUI, Condition::Geu},
+    {ScalarForm::kHL_CMP_GEUI, Condition::Geu}, {ScalarForm::kSETC_GEU, Condition::Geu},
+    {ScalarForm::kSETC_GEUI, Condition::Geu},   {ScalarForm::kHL_SETC_GEUI, Condition::Geu},
+};
 
-// CMP.* and SETC.* (and C.SETC.EQ/NE, HL.CMP.*I, HL.SETC.*I).
-bool plan_compare(const isa::FormInfo& form, FormPlan& plan) {
-  std::string_view m = form.mnemonic;
-  const bool compressed = starts_with(m, "C.");
-  if (compressed) m.remove_prefix(2);
-  if (starts_with(m, "HL.")) m.remove_prefix(3);
-  const bool setc = starts_with(m, "SETC.");
-  if (!setc && !starts_with(m, "CMP.")) return false;
-  const std::string_view suffix = m.substr(m.find('.') + 1);
-  const bool immediate = plan.imm >= 0;
-  if (suffix == "TGT") {
-    plan.op = Op::SetCommitTarget;
-    plan.compressed = compressed;  // SetCompressedCommitTarget: once per block
-    return true;
-  }
-  if (starts_with(suffix, "AND") || starts_with(suffix, "OR")) {
-    plan.logical_or = starts_with(suffix, "OR");
-    plan.op = setc ? (immediate ? Op::SetCommitLogicalImmediate : Op::SetCommitLogical)
-                   : (immediate ? Op::CompareLogicalImmediate : Op::CompareLogical);
-  } else if (auto condition = condition_of(suffix)) {
-    plan.condition = *condition;
-    plan.op = setc ? (immediate ? Op::SetCommitImmediate : Op::SetCommit)
-                   : (immediate ? Op::CompareImmediate : Op::Compare);
-  } else {
-    return false;
-  }
-  plan.commit_setter = setc;
-  if (compressed && !setc) {  // C.CMP.EQI/NEI: t#1 against simm5, ->t
-    plan.implicit_srcl = kFirstT;
-    plan.implicit_rd = kPushT;
-  }
-  return true;
-}
+// The logical CMP/SETC forms: the OR or the AND of two comparisons.
+struct NamedLogical {
+  ScalarForm form;
+  bool logical_or;
+};
+static constexpr NamedLogical kLogicals[] = {
+    {ScalarForm::kCMP_AND, false},     {ScalarForm::kCMP_ANDI, false},
+    {ScalarForm::kHL_CMP_ANDI, false}, {ScalarForm::kSETC_AND, false},
+    {ScalarForm::kSETC_ANDI, false},   {ScalarForm::kHL_SETC_ANDI, false},
+    {ScalarForm::kCMP_OR, true},       {ScalarForm::kCMP_ORI, true},
+    {ScalarForm::kHL_CMP_ORI, true},   {ScalarForm::kSETC_OR, true},
+    {ScalarForm::kSETC_ORI, true},     {ScalarForm::kHL_SETC_ORI, true},
+};
 
 // The single-destination forms whose plan is the op and its kind.
 struct NamedOp {
@@ -562,6 +555,46 @@ bool plan_bitfield(const isa::FormInfo& form, FormPlan& plan) {
   return true;
 }
 
+// CMP.*, SETC.* and their C./HL. forms, by handler and form; the 16-bit
+// forms are the compressed ones.
+bool plan_compare(const isa::FormInfo& form, FormPlan& plan) {
+  const bool compressed = form.length_bits == 16;
+  const bool immediate = plan.imm >= 0;
+  const bool setc = form.handler == Handler::kExecuteSetCommit ||
+                    form.handler == Handler::kExecuteSetCommitLogical;
+  switch (form.handler) {
+    case Handler::kSetCommitTarget:
+      plan.op = Op::SetCommitTarget;
+      plan.compressed = compressed;  // SetCompressedCommitTarget: once per block
+      return true;
+    case Handler::kExecuteCompareLogical:
+    case Handler::kExecuteSetCommitLogical: {
+      const NamedLogical* named = find_row(kLogicals, form);
+      if (named == nullptr) return false;
+      plan.logical_or = named->logical_or;
+      plan.op = setc ? (immediate ? Op::SetCommitLogicalImmediate : Op::SetCommitLogical)
+                     : (immediate ? Op::CompareLogicalImmediate : Op::CompareLogical);
+      break;
+    }
+    case Handler::kExecuteCompare:
+    case Handler::kExecuteSetCommit: {
+      const NamedCondition* named = find_row(kConditions, form);
+      if (named == nullptr) return false;
+      plan.condition = named->condition;
+      plan.op = setc ? (immediate ? Op::SetCommitImmediate : Op::SetCommit)
+                     : (immediate ? Op::CompareImmediate : Op::Compare);
+      break;
+    }
+    default: return false;
+  }
+  plan.commit_setter = setc;
+  if (compressed && !setc) {  // C.CMP.EQI/NEI: t#1 against simm5, ->t
+    plan.implicit_srcl = kFirstT;
+    plan.implicit_rd = kPushT;
+  }
+  return true;
+}
+
 // The FSU forms: SrcType, DstType and the fused addend SrcA.
 bool plan_floating(const isa::FormInfo& form, FormPlan& plan) {
   const NamedFloat* named = find_row(kFloats, form);
@@ -589,6 +622,20 @@ bool plan_atomic(const isa::FormInfo& form, FormPlan& plan) {
   return true;
 }
 
+// IsSystemBlockScalarOperation (asl/scalar/model/sys/semantics.asl): the
+// forms legal only in a SYS block body.
+static constexpr ScalarForm kSystemBlockForms[] = {
+    ScalarForm::kACRC,    ScalarForm::kACRE,     ScalarForm::kASSERT,    ScalarForm::kBC_IALL,
+    ScalarForm::kBC_IVA,  ScalarForm::kBSE,      ScalarForm::kBWE,       ScalarForm::kBWI,
+    ScalarForm::kBWT,     ScalarForm::kC_EBREAK, ScalarForm::kC_SSRGET,  ScalarForm::kDC_CISW,
+    ScalarForm::kDC_CIVA, ScalarForm::kDC_CSW,   ScalarForm::kDC_CVA,    ScalarForm::kDC_IALL,
+    ScalarForm::kDC_ISW,  ScalarForm::kDC_IVA,   ScalarForm::kDC_ZVA,    ScalarForm::kEBREAK,
+    ScalarForm::kFENCE_D, ScalarForm::kFENCE_I,  ScalarForm::kHL_SSRGET, ScalarForm::kHL_SSRSET,
+    ScalarForm::kIC_IALL, ScalarForm::kIC_IVA,   ScalarForm::kSSRGET,    ScalarForm::kSSRSET,
+    ScalarForm::kSSRSWAP, ScalarForm::kTLB_IA,   ScalarForm::kTLB_IALL,  ScalarForm::kTLB_IAV,
+    ScalarForm::kTLB_IV,
+};
+
 void plan_scalar(const isa::FormInfo& form, FormPlan& plan) {
   const ScalarForm id = isa::scalar_form_id(form);
   plan.rd = field(form, "RegDst");
@@ -600,9 +647,8 @@ void plan_scalar(const isa::FormInfo& form, FormPlan& plan) {
   plan.shamt = field(form, "shamt");
   plan.imm = immediate_field(form);
   if (plan.imm == plan.shamt) plan.imm = -1;
-  // IsSystemBlockScalarOperation: every SYS form but SETC.TGT and LSRGET.
-  plan.system_block =
-      form.semantic_group == "SYS" && id != ScalarForm::kSETC_TGT && id != ScalarForm::kLSRGET;
+  plan.system_block = std::find(std::begin(kSystemBlockForms), std::end(kSystemBlockForms), id) !=
+                      std::end(kSystemBlockForms);
   if (plan_memory(form, plan) || plan_compare(form, plan)) return;
   if (plan_named(form, plan) || plan_pair(form, plan) || plan_bitfield(form, plan)) return;
   if (plan_floating(form, plan) || plan_atomic(form, plan)) return;
@@ -667,11 +713,15 @@ std::vector<isa::ScalarForm> bound_forms() {
     forms.push_back(row.form);
   for (const NamedAtomic& row : kAtomics)
     forms.push_back(row.form);
+  for (const NamedCondition& row : kConditions)
+    forms.push_back(row.form);
+  for (const NamedLogical& row : kLogicals)
+    forms.push_back(row.form);
   return forms;
 }
 
-std::vector<std::string_view> bound_handlers() {
-  std::vector<std::string_view> handlers;
+std::vector<isa::SemanticHandler> bound_handlers() {
+  std::vector<isa::SemanticHandler> handlers;
   for (const NamedStandalone& row : kStandalone)
     handlers.push_back(row.handler);
   return handlers;

@@ -189,8 +189,9 @@ struct FormPlan {
 // Every scalar form the plan tables bind by id (the tests check each is bound
 // once and is a form of the release).
 std::vector<isa::ScalarForm> bound_forms();
-// Every semantic handler the plan tables name (likewise checked).
-std::vector<std::string_view> bound_handlers();
+// Every handler the standalone command table binds (each must be a command
+// form's, bound once).
+std::vector<isa::SemanticHandler> bound_handlers();
 
 // The scalar ops FrontEnd runs itself (EBREAK, ACRC) or hands to SystemUnit.
 bool routed_outside_scalar_unit(Op op);

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "isa/generated/semantic_handlers.hpp"
+
 namespace ptovp::isa {
 
 // Which specification release a table row belongs to (bit set in FormInfo::releases).
@@ -90,6 +92,7 @@ struct FormInfo {
   std::string_view semantic_family;
   std::string_view semantic_group;
   std::string_view semantic_handler;
+  SemanticHandler handler;  // semantic_handler as an id
   Catalog catalog;
   std::uint16_t model_index;  // the index in its catalog: the spec's form index
   std::uint8_t length_bits;

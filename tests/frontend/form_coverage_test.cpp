@@ -1,13 +1,15 @@
 // No silent gaps: every accepted scalar and command form of the release has
 // a plan (none answers "not yet executed"); the plan tables bind scalar forms
 // by their generated ids (isa::ScalarForm, so a misspelt binding does not
-// compile) and control block starts by the generated per-form table, and
-// every semantic handler they name exists in a catalog.
+// compile), command forms by their generated handler ids, and control
+// block starts by the generated per-form table.
 #include <gtest/gtest.h>
 
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "frontend/instruction_plan.hpp"
 #include "isa/catalog.hpp"
@@ -96,12 +98,89 @@ TEST(FormCoverageTest, EveryBoundFormIsAScalarFormBoundOnce) {
   EXPECT_FALSE(seen.empty());
 }
 
-TEST(FormCoverageTest, EveryBoundHandlerExistsInACatalog) {
-  std::set<std::string_view> handlers;
-  for (const isa::FormInfo& form : isa::all_forms())
-    handlers.insert(form.semantic_handler);
-  for (std::string_view handler : frontend::bound_handlers())
-    EXPECT_EQ(handlers.count(handler), 1u) << handler << " is bound but no form has it";
+// The standalone command table binds handlers by their generated ids: each
+// is a command form's handler, bound once, and those forms plan its op.
+TEST(FormCoverageTest, EveryBoundHandlerIsACommandHandlerBoundOnce) {
+  const frontend::InstructionPlans& plans = frontend::InstructionPlans::for_release();
+  std::set<isa::SemanticHandler> seen;
+  for (isa::SemanticHandler handler : frontend::bound_handlers()) {
+    EXPECT_TRUE(seen.insert(handler).second) << static_cast<int>(handler) << " is bound twice";
+    unsigned forms = 0;
+    for (const isa::FormInfo* form : isa::forms_in_release(isa::kDefaultRelease)) {
+      if (form->handler != handler) continue;
+      ++forms;
+      EXPECT_EQ(form->catalog, isa::Catalog::Command) << form->mnemonic;
+      EXPECT_NE(plans.plan(*form).op, frontend::Op::NotExecuted) << form->mnemonic;
+    }
+    EXPECT_GT(forms, 0u) << static_cast<int>(handler) << " is bound but no form has it";
+  }
+  EXPECT_EQ(seen.size(), 9u);
+}
+
+// CMP.* and SETC.* (with their C. and HL. forms) are bound by form id, and
+// the plan is the one the mnemonic spells; the oracle reads the mnemonic.
+TEST(FormCoverageTest, EveryCompareFormIsBoundByFormId) {
+  using frontend::Condition;
+  using frontend::Op;
+  const frontend::InstructionPlans& plans = frontend::InstructionPlans::for_release();
+  const std::vector<isa::ScalarForm> bound = frontend::bound_forms();
+  const std::set<isa::ScalarForm> ids(bound.begin(), bound.end());
+  const std::pair<const char*, Condition> conditions[] = {
+      {"EQ", Condition::Eq},   {"NE", Condition::Ne}, {"LTU", Condition::Ltu},
+      {"GEU", Condition::Geu}, {"LT", Condition::Lt}, {"GE", Condition::Ge}};
+  unsigned compares = 0;
+  for (const isa::FormInfo* form : isa::forms_in_release(isa::kDefaultRelease)) {
+    if (form->catalog != isa::Catalog::Scalar) continue;
+    std::string m(form->mnemonic);
+    for (const char* prefix : {"C.", "HL."}) {
+      if (m.rfind(prefix, 0) == 0) m.erase(0, std::string(prefix).size());
+    }
+    const bool setc = m.rfind("SETC.", 0) == 0;
+    if (!setc && m.rfind("CMP.", 0) != 0) continue;
+    const std::string suffix = m.substr(m.find('.') + 1);
+    if (suffix == "TGT") continue;
+    ++compares;
+    const frontend::FormPlan& plan = plans.plan(*form);
+    EXPECT_EQ(ids.count(isa::scalar_form_id(*form)), 1u) << form->mnemonic;
+    EXPECT_EQ(plan.commit_setter, setc) << form->mnemonic;
+    const bool immediate = suffix.back() == 'I';
+    if (suffix.rfind("AND", 0) == 0 || suffix.rfind("OR", 0) == 0) {
+      EXPECT_EQ(plan.logical_or, suffix.rfind("OR", 0) == 0) << form->mnemonic;
+      const Op op = setc ? (immediate ? Op::SetCommitLogicalImmediate : Op::SetCommitLogical)
+                         : (immediate ? Op::CompareLogicalImmediate : Op::CompareLogical);
+      EXPECT_EQ(plan.op, op) << form->mnemonic;
+      continue;
+    }
+    bool found = false;
+    for (const auto& [name, condition] : conditions) {
+      if (suffix.rfind(name, 0) != 0) continue;
+      EXPECT_EQ(plan.condition, condition) << form->mnemonic;
+      found = true;
+      break;
+    }
+    EXPECT_TRUE(found) << form->mnemonic;
+    // C.SETC.EQ/NE compare two registers; every other I form an immediate.
+    const Op op = setc ? (immediate ? Op::SetCommitImmediate : Op::SetCommit)
+                       : (immediate ? Op::CompareImmediate : Op::Compare);
+    EXPECT_EQ(plan.op, op) << form->mnemonic;
+  }
+  EXPECT_EQ(compares, 52u);
+}
+
+// The forms legal only in a SYS block body (IsSystemBlockScalarOperation) are
+// bound by form id: the oracle is the catalog's SYS group, less SETC.TGT and
+// LSRGET, which the ASL allows in any block.
+TEST(FormCoverageTest, SystemBlockFormsAreTheSysGroupButSetcTgtAndLsrget) {
+  const frontend::InstructionPlans& plans = frontend::InstructionPlans::for_release();
+  unsigned system = 0;
+  for (const isa::FormInfo* form : isa::forms_in_release(isa::kDefaultRelease)) {
+    if (form->catalog != isa::Catalog::Scalar) continue;
+    const bool expected =
+        form->semantic_group == "SYS" && form->mnemonic != "SETC.TGT" && form->mnemonic != "LSRGET";
+    EXPECT_EQ(plans.plan(*form).system_block, expected) << form->mnemonic;
+    system += expected ? 1 : 0;
+  }
+  EXPECT_EQ(system, 33u);
 }
 
 }  // namespace

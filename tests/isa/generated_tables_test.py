@@ -22,6 +22,7 @@ SPEC_DATA = os.path.join(SHARED, "spec-data")
 PIN = os.path.join(SOURCE, "modules", "isa", "generated", "catalogs.sha256")
 OUTPUTS = {"isa_tables.cpp": os.path.join(SOURCE, "modules", "isa", "generated"),
            "scalar_forms.hpp": os.path.join(SOURCE, "modules", "isa", "generated"),
+           "semantic_handlers.hpp": os.path.join(SOURCE, "modules", "isa", "generated"),
            "arch_tables.hpp": os.path.join(SOURCE, "modules", "arch", "generated"),
            "data_types.hpp": os.path.join(SOURCE, "modules", "numeric", "generated")}
 
