@@ -33,10 +33,6 @@ class AluProgram : public ScalarAluTest {
     ASSERT_TRUE(result.halt);
     ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint) << result.halt->fault.describe();
   }
-  void expect(unsigned reg, V value) {
-    for (unsigned pe = 0; pe < arch::kPeCount; ++pe)
-      EXPECT_EQ(gpr(pe, reg), value) << "R" << reg << " on PE" << pe;
-  }
 };
 
 // PTO-AVS-SCALAR-DIV-TOTALITY-001 (-7 / 3 = -2) and the other totality rules.

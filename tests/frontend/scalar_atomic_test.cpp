@@ -38,10 +38,6 @@ class AtomicProgram : public ProgramTest {
     ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint) << result.halt->fault.describe();
   }
   V memory(V address, unsigned size) const { return *model.memory().load(address, size); }
-  void expect(unsigned reg, V value) {
-    for (unsigned pe = 0; pe < arch::kPeCount; ++pe)
-      EXPECT_EQ(gpr(pe, reg), value) << "R" << reg << " on PE" << pe;
-  }
 };
 
 V sign_extend32(V v) {

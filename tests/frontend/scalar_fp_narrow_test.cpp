@@ -391,24 +391,14 @@ TEST(ScalarFpNarrow, WorkedExamples) {
 // (the catalog's reserved codes) before anything is written.
 class NarrowProgram : public ProgramTest {
  protected:
-  static std::string word(std::string_view mnemonic, std::int64_t src, std::int64_t dst,
-                          std::int64_t source_type, std::int64_t destination_type,
-                          std::uint64_t extra_bits = 0) {
-    const isa::FormInfo* form = nullptr;
-    for (const isa::FormInfo* f : isa::forms_in_release(isa::kDefaultRelease)) {
-      if (f->mnemonic == mnemonic) form = f;
-    }
-    EXPECT_NE(form, nullptr) << mnemonic;
-    isa::FieldValues values = isa::default_field_values(*form);
-    const std::pair<const char*, std::int64_t> fields[] = {
-        {"SrcL", src}, {"RegDst", dst}, {"SrcType", source_type}, {"DstType", destination_type}};
-    for (const auto& [name, value] : fields)
-      values[static_cast<std::size_t>(isa::field_index(*form, name))] = value;
-    return "  .4byte " + std::to_string(isa::encode(*form, values) | extra_bits) + "\n";
-  }
-  void expect(unsigned reg, V value) {
-    for (unsigned pe = 0; pe < arch::kPeCount; ++pe)
-      EXPECT_EQ(gpr(pe, reg), value) << "R" << reg << " on PE" << pe;
+  // A conversion form from GPR `src` (SrcType) to GPR `dst` (DstType).
+  static std::string convert(std::string_view mnemonic, std::int64_t src, std::int64_t dst,
+                             std::int64_t source_type, std::int64_t destination_type,
+                             std::uint64_t extra_bits = 0) {
+    return form_word(
+        mnemonic,
+        {{"SrcL", src}, {"RegDst", dst}, {"SrcType", source_type}, {"DstType", destination_type}},
+        extra_bits);
   }
 };
 
@@ -416,11 +406,11 @@ TEST_F(NarrowProgram, ConversionsWriteOneNormalizedElement) {
   // a0 = -3.0 (FP64), a1 = 1.5f in the low word, a2 = 30 (integer).
   const engine::RunResult result =
       run("  hl.lui 0xc0080000, ->a0\n  hl.liu 0x3fc00000, ->a1\n  addi zero, 30, ->a2\n" +
-          word("FCVT", 2, 11, 0, 11) +   // -3.0 to E2M1: lane 0xD
-          word("FCVT", 3, 12, 1, 13) +   // 1.5f to E8M0 (RNE): 0x80, NX
-          word("SCVTF", 4, 13, 0, 9) +   // 30 to E3M2: 28 (0x1F), OF|NX
-          word("UCVTF", 4, 14, 1, 10) +  // 30 to E2M3: 7.5 (0x1F), OF|NX
-          word("FCVT", 2, 15, 0, 14) +   // -3.0 to HiF4: -1.75 (0xF), OF|NX
+          convert("FCVT", 2, 11, 0, 11) +   // -3.0 to E2M1: lane 0xD
+          convert("FCVT", 3, 12, 1, 13) +   // 1.5f to E8M0 (RNE): 0x80, NX
+          convert("SCVTF", 4, 13, 0, 9) +   // 30 to E3M2: 28 (0x1F), OF|NX
+          convert("UCVTF", 4, 14, 1, 10) +  // 30 to E2M3: 7.5 (0x1F), OF|NX
+          convert("FCVT", 2, 15, 0, 14) +   // -3.0 to HiF4: -1.75 (0xF), OF|NX
           "  BSTART.SYS FALL\n  ssrget 0x20, ->x3\n  BSTOP\n" + kHalt);
   ASSERT_TRUE(result.halt);
   ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint) << result.halt->fault.describe();
@@ -433,7 +423,7 @@ TEST_F(NarrowProgram, ConversionsWriteOneNormalizedElement) {
 }
 
 TEST_F(NarrowProgram, ReservedDestinationTypeIsTheDecodersFault) {
-  const frontend::Halt halt = expect_trap(word("FCVT", 2, 11, 0, 0, std::uint64_t{15} << 27),
+  const frontend::Halt halt = expect_trap(convert("FCVT", 2, 11, 0, 0, std::uint64_t{15} << 27),
                                           arch::FaultCode::IllegalInstruction);
   EXPECT_NE(halt.fault.reason.find("DstType = 15 is reserved"), std::string::npos)
       << halt.fault.reason;

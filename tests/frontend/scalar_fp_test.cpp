@@ -450,20 +450,6 @@ TEST(ScalarFpOracle, ActiveRounding) {
 // source is read.
 class FloatProgram : public ProgramTest {
  protected:
-  // `.4byte` of a form (by mnemonic) with its fields set, ORed with `extra_bits`.
-  static std::string word(std::string_view mnemonic,
-                          std::initializer_list<std::pair<std::string_view, std::int64_t>> fields,
-                          std::uint64_t extra_bits = 0) {
-    const isa::FormInfo* form = nullptr;
-    for (const isa::FormInfo* f : isa::forms_in_release(isa::kDefaultRelease)) {
-      if (f->mnemonic == mnemonic) form = f;
-    }
-    EXPECT_NE(form, nullptr) << mnemonic;
-    isa::FieldValues values = isa::default_field_values(*form);
-    for (const auto& [name, value] : fields)
-      values[static_cast<std::size_t>(isa::field_index(*form, name))] = value;
-    return "  .4byte " + std::to_string(isa::encode(*form, values) | extra_bits) + "\n";
-  }
   // CORE_STATE = `high` << 32 (ACR0), in a SYS block.
   static std::string set_core_state(std::uint64_t high) {
     return "  hl.lui " + std::to_string(high) +
@@ -471,17 +457,14 @@ class FloatProgram : public ProgramTest {
            "  BSTOP\n";
   }
   static constexpr const char* kReadCoreState = "  BSTART.SYS FALL\n  ssrget 0x20, ->x3\n  BSTOP\n";
-  void expect(unsigned reg, V value) {
-    for (unsigned pe = 0; pe < arch::kPeCount; ++pe)
-      EXPECT_EQ(gpr(pe, reg), value) << "R" << reg << " on PE" << pe;
-  }
 };
 
 TEST_F(FloatProgram, RoundingModeAndFlagsLiveInCoreState) {
   // a0 = 1.0, a1 = 1.5 * 2^-53: the sum lies above the midpoint of 1 and 1 + 2^-52.
-  const std::string fadd = word("FADD", {{"SrcL", 2}, {"SrcR", 3}, {"RegDst", 11}, {"SrcType", 0}});
+  const std::string fadd =
+      form_word("FADD", {{"SrcL", 2}, {"SrcR", 3}, {"RegDst", 11}, {"SrcType", 0}});
   const std::string fadd_rtz =
-      word("FADD", {{"SrcL", 2}, {"SrcR", 3}, {"RegDst", 12}, {"SrcType", 0}});
+      form_word("FADD", {{"SrcL", 2}, {"SrcR", 3}, {"RegDst", 12}, {"SrcType", 0}});
   const engine::RunResult result = run("  hl.lui 0x3ff00000, ->a0\n  hl.lui 0x3ca80000, ->a1\n" +
                                        fadd + "  BSTART.SYS FALL\n  ssrget 0x20, ->s7\n  BSTOP\n" +
                                        set_core_state(3 << 5) + fadd_rtz + kReadCoreState + kHalt);
@@ -496,9 +479,10 @@ TEST_F(FloatProgram, RoundingModeAndFlagsLiveInCoreState) {
 TEST_F(FloatProgram, FlagsAreStickyAndFp32ResultsZeroExtended) {
   // 1.0f / 0.0f on the low words of registers whose high words are not zero:
   // +inf (0x7F800000) and DZ, then 0 * inf: the canonical NaN and NV.
-  const std::string fdiv = word("FDIV", {{"SrcL", 2}, {"SrcR", 3}, {"RegDst", 11}, {"SrcType", 1}});
+  const std::string fdiv =
+      form_word("FDIV", {{"SrcL", 2}, {"SrcR", 3}, {"RegDst", 11}, {"SrcType", 1}});
   const std::string fmul =
-      word("FMUL", {{"SrcL", 3}, {"SrcR", 11}, {"RegDst", 12}, {"SrcType", 1}});
+      form_word("FMUL", {{"SrcL", 3}, {"SrcR", 11}, {"RegDst", 12}, {"SrcType", 1}});
   const engine::RunResult result =
       run("  hl.lui 0x12345678, ->a0\n  hl.lui 0xabcdef00, ->a1\n  hl.liu 0x3f800000, ->a2\n"
           "  or a0, a2, ->a0\n" +
@@ -514,11 +498,11 @@ TEST_F(FloatProgram, ConversionsWriteTheNormalizedDestination) {
   // FCVTZ of -2.5 to S32: -2 sign-extended, NX; FCVT of 1/3 to FP16 (0x3555);
   // SCVTF of -1 (S32, low word of 0xffffffff) to FP64: -1.0.
   const std::string fcvtz =
-      word("FCVTZ", {{"SrcL", 2}, {"RegDst", 11}, {"SrcType", 0}, {"DstType", 9}});
+      form_word("FCVTZ", {{"SrcL", 2}, {"RegDst", 11}, {"SrcType", 0}, {"DstType", 9}});
   const std::string fcvt =
-      word("FCVT", {{"SrcL", 3}, {"RegDst", 12}, {"SrcType", 0}, {"DstType", 4}});
+      form_word("FCVT", {{"SrcL", 3}, {"RegDst", 12}, {"SrcType", 0}, {"DstType", 4}});
   const std::string scvtf =
-      word("SCVTF", {{"SrcL", 4}, {"RegDst", 13}, {"SrcType", 1}, {"DstType", 0}});
+      form_word("SCVTF", {{"SrcL", 4}, {"RegDst", 13}, {"SrcType", 1}, {"DstType", 0}});
   const engine::RunResult result =
       run("  hl.lui 0xc0040000, ->a0\n"                                                // -2.5
           "  hl.lui 0x3fd55555, ->a1\n  hl.liu 0x55555555, ->a3\n  or a1, a3, ->a1\n"  // 1/3
@@ -537,7 +521,7 @@ TEST_F(FloatProgram, ReservedSourceTypeTrapsBeforeReadingAnEmptyQueue) {
   // field constraint), although SrcL names the empty t#1, and nothing is
   // written. (The encoder refuses the value: SrcType is bits 26:25.)
   const std::string fadd =
-      word("FADD", {{"SrcL", 24}, {"SrcR", 3}, {"RegDst", 11}}, std::uint64_t{2} << 25);
+      form_word("FADD", {{"SrcL", 24}, {"SrcR", 3}, {"RegDst", 11}}, std::uint64_t{2} << 25);
   const frontend::Halt halt = expect_trap(fadd, arch::FaultCode::IllegalInstruction);
   EXPECT_NE(halt.fault.reason.find("SrcType = 2 is reserved"), std::string::npos)
       << halt.fault.reason;

@@ -4,11 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "functional/functional_model.hpp"
 #include "isa/assembler.hpp"
+#include "isa/encoder.hpp"
 #include "state_snapshot.hpp"
 
 namespace ptovp::testing {
@@ -57,7 +61,30 @@ class ProgramTest : public ::testing::Test {
     EXPECT_TRUE(snapshot(model) == before) << "state changed by " << result.halt->fault.describe();
     return *result.halt;
   }
+  // `.4byte` of the form `mnemonic` of the default release with `fields` set
+  // (the rest at their defaults), ORed with `extra_bits`: for encodings the
+  // assembler refuses.
+  static std::string form_word(
+      std::string_view mnemonic,
+      std::initializer_list<std::pair<std::string_view, std::int64_t>> fields,
+      std::uint64_t extra_bits = 0) {
+    const isa::FormInfo* form = nullptr;
+    for (const isa::FormInfo* f : isa::forms_in_release(isa::kDefaultRelease)) {
+      if (f->mnemonic == mnemonic) form = f;
+    }
+    EXPECT_NE(form, nullptr) << mnemonic;
+    if (form == nullptr) return {};
+    isa::FieldValues values = isa::default_field_values(*form);
+    for (const auto& [name, value] : fields)
+      values[static_cast<std::size_t>(isa::field_index(*form, name))] = value;
+    return "  .4byte " + std::to_string(isa::encode(*form, values) | extra_bits) + "\n";
+  }
   std::uint64_t gpr(unsigned pe, unsigned index) const { return model.state().gpr(pe, index); }
+  // Every PE holds `value` in GPR `index`.
+  void expect(unsigned index, std::uint64_t value) const {
+    for (unsigned pe = 0; pe < arch::kPeCount; ++pe)
+      EXPECT_EQ(gpr(pe, index), value) << "R" << index << " on PE" << pe;
+  }
   std::uint64_t capacity_in_use() const {
     return model.local_tiles().capacity_in_use() + model.shared_tiles().capacity_in_use();
   }
