@@ -422,6 +422,33 @@ TEST_F(NarrowProgram, ConversionsWriteOneNormalizedElement) {
   expect(23, V{kFlagOF | kFlagNX} << 32);  // x3 is R23
 }
 
+// HiF4X2 (DstType 14): NormalizeScalarFPResult keeps bits 8:0, but a
+// HiF4X2 carrier is 8 bits of two 4-bit lanes and the conversion hook says
+// nothing of bits 8:4. ptovp writes one lane in bits 3:0 and zeros above, as
+// for E2M1X2 and E1M2X2 (docs/spec-choices.md, "Scalar conversion to
+// HiF4X2"). Exact values, so no flag; the FP32 source has a garbage upper
+// word.
+TEST_F(NarrowProgram, HiF4X2IsOneLaneInBits3To0WithBits8To4Zero) {
+  const engine::RunResult result =
+      run("  hl.lui 0xbfd00000, ->a0\n  hl.lui 0x3ff80000, ->a1\n  hl.lui 0x80000000, ->a2\n"
+          "  hl.lui 0xdeadbeef, ->a3\n  hl.liu 0x3f400000, ->a4\n  or a3, a4, ->a3\n"
+          "  addi zero, 1, ->a5\n" +
+          convert("FCVT", 2, 11, 0, 14) +   // -0.25: 0x9
+          convert("FCVT", 3, 12, 0, 14) +   // 1.5: 0x6
+          convert("FCVT", 4, 13, 0, 14) +   // -0: 0x8
+          convert("FCVT", 5, 14, 1, 14) +   // 0.75f: 0x3
+          convert("UCVTF", 7, 15, 0, 14) +  // 1: 0x4
+          "  BSTART.SYS FALL\n  ssrget 0x20, ->x3\n  BSTOP\n" + kHalt);
+  ASSERT_TRUE(result.halt);
+  ASSERT_EQ(result.halt->kind, frontend::HaltKind::Breakpoint) << result.halt->fault.describe();
+  expect(11, 0x9);
+  expect(12, 0x6);
+  expect(13, 0x8);
+  expect(14, 0x3);
+  expect(15, 0x4);
+  expect(23, 0);  // CORE_STATE: no flag, RNE
+}
+
 TEST_F(NarrowProgram, ReservedDestinationTypeIsTheDecodersFault) {
   const frontend::Halt halt = expect_trap(convert("FCVT", 2, 11, 0, 0, std::uint64_t{15} << 27),
                                           arch::FaultCode::IllegalInstruction);
