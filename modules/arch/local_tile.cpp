@@ -8,13 +8,15 @@ bool LocalTile::contents_defined() const {
   return info_.allocated && defined_valid_ == info_.valid_rows * info_.valid_columns;
 }
 
-void LocalTile::install(const TileInfo& info, std::uint8_t mask) {
+void LocalTile::install(const TileInfo& info, std::uint8_t mask, bool overwritten) {
   info_ = info;
   allocation_mask_ = mask;
   defined_.assign(info.elements(), false);
   defined_valid_ = 0;
   for (unsigned pe = 0; pe < kPeCount; ++pe) {
-    if (pe_selected(mask, pe)) {
+    if (pe_selected(mask, pe) && overwritten) {
+      payload_[pe].assign_overwritten(info.capacity_bytes);
+    } else if (pe_selected(mask, pe)) {
       payload_[pe].assign_zeroed(info.capacity_bytes);
     } else {
       payload_[pe].clear();

@@ -28,8 +28,10 @@ class LocalTile {
   std::uint8_t* payload(unsigned pe) { return payload_[pe].data(); }
 
   // Installs a fresh descriptor: payloads zeroed for the PEs of `mask`,
-  // nothing defined (ADR 0014: allocation clears definedness).
-  void install(const TileInfo& info, std::uint8_t mask);
+  // nothing defined (ADR 0014: allocation clears definedness). With
+  // `overwritten` the caller writes every payload byte of those PEs before
+  // anything reads them (writes_every_byte), so the zeros are skipped.
+  void install(const TileInfo& info, std::uint8_t mask, bool overwritten = false);
   void release();
 
   // Marks one storage slot defined; `in_valid` says it lies in the valid region.

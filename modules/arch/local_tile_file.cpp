@@ -126,10 +126,10 @@ Expected<AllocationPlan> LocalTileFile::plan(unsigned hand, std::uint8_t mask,
 }
 
 LocalTile& LocalTileFile::commit(const AllocationPlan& plan, const TileInfo& info,
-                                 std::uint8_t mask) {
+                                 std::uint8_t mask, bool overwritten) {
   if (plan.retires) release(*plan.retires);
   LocalTile& tile = tiles_[plan.index];
-  tile.install(info, mask);
+  tile.install(info, mask, overwritten);
   if (naming_ == TileNaming::Queue) {
     auto& hand = order_[plan.index / kHandSize];
     hand.insert(hand.begin(), plan.index);

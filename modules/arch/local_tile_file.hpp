@@ -60,8 +60,10 @@ class LocalTileFile {
   // counts (Aggregate): the units' allocations, once per block.
   Expected<AllocationPlan> plan(unsigned hand, std::uint8_t mask, std::uint32_t capacity_bytes,
                                 const SharedTileFile& shared, std::uint64_t limit) const;
-  // Applies a plan: retires (queue mode) and installs the descriptor.
-  LocalTile& commit(const AllocationPlan& plan, const TileInfo& info, std::uint8_t mask);
+  // Applies a plan: retires (queue mode) and installs the descriptor
+  // (LocalTile::install).
+  LocalTile& commit(const AllocationPlan& plan, const TileInfo& info, std::uint8_t mask,
+                    bool overwritten = false);
   // Frees a register (block rollback).
   void release(unsigned index);
 

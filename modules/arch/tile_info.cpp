@@ -230,6 +230,13 @@ std::uint32_t storage_index(const TileInfo& tile, std::uint32_t row, std::uint32
   return 0;
 }
 
+bool valid_region_fills_payload(const TileInfo& tile) {
+  return !is_four_bit(tile.data_type) && tile.valid_rows == tile.rows &&
+         tile.valid_columns == tile.columns &&
+         std::uint64_t{tile.rows} * tile.columns * (element_bits(tile.data_type) / 8) ==
+             tile.capacity_bytes;
+}
+
 void storage_row_terms(const TileInfo& tile, std::uint32_t count,
                        std::vector<std::uint32_t>& terms) {
   terms.resize(count);

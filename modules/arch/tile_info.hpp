@@ -125,6 +125,10 @@ Expected<TileInfo> make_cube_tile(std::uint32_t capacity_bytes, std::uint32_t va
 // In every layout it is a row term plus a column term:
 // storage_index(row, 0) + storage_index(0, col).
 std::uint32_t storage_index(const TileInfo& tile, std::uint32_t row, std::uint32_t col);
+// Whether writing every valid element writes every payload byte: the valid
+// region is the whole tile (storage_index is then a permutation of the slots)
+// and its whole-byte slots fill the capacity.
+bool valid_region_fills_payload(const TileInfo& tile);
 // The first `count` row terms storage_index(tile, row, 0) or column terms
 // storage_index(tile, 0, col) into `terms`: the tables of loops over many
 // slots of one tile, which then add two terms per slot.

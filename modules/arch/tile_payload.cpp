@@ -44,6 +44,14 @@ void TilePayload::assign_zeroed(std::uint32_t bytes) {
   size_ = bytes;
 }
 
+void TilePayload::assign_overwritten(std::uint32_t bytes) {
+  if (bytes == size_) return;
+  clear();
+  if (bytes == 0) return;
+  bytes_ = numeric::pooled_acquire_for_overwrite(bytes);
+  size_ = bytes;
+}
+
 void TilePayload::clear() {
   if (bytes_ != nullptr) numeric::pooled_release(bytes_, size_);
   bytes_ = nullptr;

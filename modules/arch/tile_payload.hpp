@@ -19,6 +19,10 @@ class TilePayload {
 
   // `bytes` zero bytes; the current storage is kept when its size matches.
   void assign_zeroed(std::uint32_t bytes);
+  // `bytes` bytes whose contents the caller overwrites before reading: the
+  // current storage is kept as it is when its size matches, and recycled
+  // storage is not cleared.
+  void assign_overwritten(std::uint32_t bytes);
   void clear();
 
   std::uint8_t* data() { return bytes_; }

@@ -31,25 +31,41 @@ struct ViewShape {
   arch::TileInfo info;
   std::uint32_t first_row = 0, rows = 0, cols = 0;
   bool transposed = false;
+  bool swapped = false;
   bool operator==(const ViewShape& o) const {
     return built == o.built && info == o.info && first_row == o.first_row && rows == o.rows &&
-           cols == o.cols && transposed == o.transposed;
+           cols == o.cols && transposed == o.transposed && swapped == o.swapped;
   }
 };
 
 // Points `view` at PE `pe`'s payload of `source` (Local payloads are per PE, a
-// Shared record has one), its logical rows [first_row, first_row + rows).
+// Shared record has one), its logical rows [first_row, first_row + rows);
+// `swapped` views the transpose of that (rows and columns trade places).
 void set_view(numeric::OperandView& view, ViewShape& shape, const OperandSource& source,
               const arch::LocalTileFile& local, const fabric::Fabric& fabric, unsigned pe,
-              std::uint32_t first_row, std::uint32_t rows, std::uint32_t cols) {
+              std::uint32_t first_row, std::uint32_t rows, std::uint32_t cols, bool swapped) {
   const std::uint8_t* payload = source.shared ? fabric.tiles().at(source.index).payload.data()
                                               : local.at(source.index).payload(pe);
-  const ViewShape wanted{true, source.info, first_row, rows, cols, source.transposed};
+  const ViewShape wanted{true, source.info, first_row, rows, cols, source.transposed, swapped};
   if (!(shape == wanted)) {
     view = tile_view(source.info, payload, first_row, rows, cols, source.transposed);
+    if (swapped) std::swap(view.row_offset, view.col_offset);
     shape = wanted;
   }
   view.data = payload;
+}
+
+// Whether the PEs compute D^T = B^T x A^T instead of D: each element is the
+// same products added in the same order (an FMA's product does not depend on
+// the order of its factors), so the bits are the same. The kernel then
+// stages D a column at a time, the order in which a D with consecutive rows
+// stores it (FP32/S32 in CUBE_M32, whose CELL is one column of 32 rows), and
+// packs A (rows of CUBE_M CELLs) and B (CUBE_N8 columns) without transposing
+// them. Not with a bias or CScale, or a post-process, which run along D's rows.
+bool columns_first(const CubePlan& plan) {
+  if (!plan.post->identity() || plan.bias_tile || plan.c_scale) return false;
+  const arch::TileInfo& d = plan.destinations.front().info;
+  return d.rows > 1 && arch::storage_index(d, 1, 0) == arch::storage_index(d, 0, 0) + 1;
 }
 
 // Writes a PE's staged values (`words`, rows x cols, row-major) into slots
@@ -97,6 +113,34 @@ void store_rows(std::uint8_t* payload, const std::uint32_t* row_term, std::uint3
     store(r0, 0);
 }
 
+// The same from values staged a column at a time (`words` is cols x rows): a
+// column whose rows take consecutive slots moves as one copy.
+template <typename Slot, typename Word>
+void store_columns(std::uint8_t* payload, const std::uint32_t* row_term, std::uint32_t rows,
+                   const std::uint32_t* col_term, std::uint32_t cols, const Word* words) {
+  if (rows == 0) return;
+  bool consecutive = sizeof(Slot) == sizeof(Word);
+  for (std::uint32_t r = 1; r < rows; ++r)
+    consecutive = consecutive && row_term[r] == row_term[0] + r;
+  for (std::uint32_t c = 0; c < cols; ++c) {
+    const Word* column = words + std::size_t{c} * rows;
+    if (consecutive) {
+      // Copies of 8 slots have a constant size: inline moves.
+      std::uint8_t* slots = payload + (std::size_t{row_term[0]} + col_term[c]) * sizeof(Slot);
+      std::uint32_t r = 0;
+      for (; r + 8 <= rows; r += 8)
+        std::memcpy(slots + r * sizeof(Slot), column + r, 8 * sizeof(Slot));
+      if (r < rows) std::memcpy(slots + r * sizeof(Slot), column + r, (rows - r) * sizeof(Slot));
+      continue;
+    }
+    for (std::uint32_t r = 0; r < rows; ++r) {
+      const auto slot = static_cast<Slot>(column[r]);
+      std::memcpy(payload + (std::size_t{row_term[r]} + col_term[c]) * sizeof(Slot), &slot,
+                  sizeof slot);
+    }
+  }
+}
+
 }  // namespace
 
 struct Cube::Block {
@@ -109,7 +153,8 @@ struct Cube::Block {
   std::array<std::uint8_t, arch::kPeCount> kernel_flags{};  // each PE's CScale flags
   std::vector<std::uint32_t> row_term, col_term;            // publication's storage terms
   std::uint8_t flags = 0;                                   // B.FPATR's
-  std::string name;  // the CUBE function, for B.FPATR's reports
+  std::string name;            // the CUBE function, for B.FPATR's reports
+  bool columns_first = false;  // staged accumulators are D^T (cols x rows)
 };
 
 Cube::Cube(arch::LocalTileFile& local, fabric::Fabric& fabric, arch::ArchState& state,
@@ -158,7 +203,10 @@ CubeOutcome Cube::prepare(const arch::BlockDescriptor& block) {
   open.descriptor = &block;
   open.flags = 0;
   open.kernel_flags = {};
-  if (open_) open.name = MatrixFunction::decode(block.function)->name();
+  if (open_) {
+    open.name = MatrixFunction::decode(block.function)->name();
+    open.columns_first = columns_first(open.plan);
+  }
   return outcome;
 }
 
@@ -190,6 +238,9 @@ void Cube::compute_rows(unsigned pe) {
   auto scale_groups = [k](const std::optional<OperandSource>& scale, numeric::DataType type) {
     return scale ? static_cast<std::uint32_t>(mx_scale_groups(k, type)) : 0u;
   };
+  // Columns first, A and B (and their scales) trade places and every view is
+  // transposed.
+  const bool swap = open.columns_first;
   auto set_optional = [&](std::optional<numeric::OperandView>& view, ViewShape& shape,
                           const std::optional<OperandSource>& source, std::uint32_t first_row,
                           std::uint32_t view_rows, std::uint32_t cols) {
@@ -199,16 +250,18 @@ void Cube::compute_rows(unsigned pe) {
       return;
     }
     if (!view) view.emplace();
-    set_view(*view, shape, *source, local_, fabric_, pe, first_row, view_rows, cols);
+    set_view(*view, shape, *source, local_, fabric_, pe, first_row, view_rows, cols, swap);
   };
   numeric::DotOperands& ops = open.views[pe];
   std::array<ViewShape, 7>& shapes = open.shapes[pe];
   ops.profile = plan.profile;
-  set_view(ops.a, shapes[0], *plan.a, local_, fabric_, pe, a_first(plan.a), rows, k);
-  set_view(ops.b, shapes[1], *plan.b, local_, fabric_, pe, 0, k, n);
-  set_optional(ops.a_scale, shapes[2], plan.a_scale, a_first(plan.a_scale), rows,
-               scale_groups(plan.a_scale, plan.a_type));
-  set_optional(ops.b_scale, shapes[3], plan.b_scale, 0, scale_groups(plan.b_scale, plan.b_type), n);
+  set_view(swap ? ops.b : ops.a, shapes[0], *plan.a, local_, fabric_, pe, a_first(plan.a), rows, k,
+           swap);
+  set_view(swap ? ops.a : ops.b, shapes[1], *plan.b, local_, fabric_, pe, 0, k, n, swap);
+  set_optional(swap ? ops.b_scale : ops.a_scale, shapes[2], plan.a_scale, a_first(plan.a_scale),
+               rows, scale_groups(plan.a_scale, plan.a_type));
+  set_optional(swap ? ops.a_scale : ops.b_scale, shapes[3], plan.b_scale, 0,
+               scale_groups(plan.b_scale, plan.b_type), n);
   set_optional(ops.c, shapes[4], plan.c, 0, rows, n);
   set_optional(ops.c_scale, shapes[5], plan.c_scale, 0, rows, 1);
   set_optional(ops.bias, shapes[6], plan.bias_tile, 0, 1, n);
@@ -265,13 +318,20 @@ CubeOutcome Cube::commit() {
       last_destinations_.clear();
       return {placed.fault(), std::nullopt};
     }
-    local_.commit(*placed, destination.info, mask);
+    // A D that every active PE publishes whole needs no zeros first.
+    const arch::TileInfo& info = destination.info;
+    bool whole = &destination == &plan.destinations.front() &&
+                 arch::valid_region_fills_payload(info) && info.valid_columns == plan.n;
+    for (unsigned pe = 0; pe < arch::kPeCount; ++pe)
+      whole = whole && (!arch::pe_selected(mask, pe) || plan.split.rows(pe) == info.valid_rows);
+    local_.commit(*placed, info, mask, whole);
     last_destinations_.push_back(placed->index);
   }
 
   // Publish D, RowMaxOut, GroupMaxOut and the status flags together;
   // `staged_words(staged)` is a PE's staged rows x cols values of the tile.
-  auto publish = [&](unsigned index, std::uint32_t cols, auto staged_words) {
+  // `columns`: the staged words are cols x rows (columns first).
+  auto publish = [&](unsigned index, std::uint32_t cols, bool columns, auto staged_words) {
     arch::LocalTile& tile = local_.at(index);
     const arch::TileInfo& info = tile.info();
     // A slot is a row term plus a column term (arch::storage_index).
@@ -290,7 +350,12 @@ CubeOutcome Cube::commit() {
       std::uint8_t* payload = tile.payload(pe);
       const std::uint32_t rows = plan.split.rows(pe);
       auto store = [&](auto slot) {
-        store_rows<decltype(slot)>(payload, row_term.data(), rows, col_term.data(), cols, words);
+        if (columns) {
+          store_columns<decltype(slot)>(payload, row_term.data(), rows, col_term.data(), cols,
+                                        words);
+        } else {
+          store_rows<decltype(slot)>(payload, row_term.data(), rows, col_term.data(), cols, words);
+        }
       };
       switch (arch::element_bits(info.data_type)) {
         case 8: store(std::uint8_t{}); break;
@@ -300,8 +365,9 @@ CubeOutcome Cube::commit() {
         default:  // 4-bit slots share a byte
           for (std::uint32_t r = 0; r < rows; ++r)
             for (std::uint32_t c = 0; c < cols; ++c)
-              arch::write_slot(payload, info.data_type, row_term[r] + col_term[c],
-                               words[std::size_t{r} * cols + c]);
+              arch::write_slot(
+                  payload, info.data_type, row_term[r] + col_term[c],
+                  columns ? words[std::size_t{c} * rows + r] : words[std::size_t{r} * cols + c]);
       }
     });
     tile.define_valid_region();
@@ -309,16 +375,16 @@ CubeOutcome Cube::commit() {
   const fpatr::Fpatr& pp = *plan.post;
   std::size_t next = 0;
   if (pp.identity()) {
-    publish(last_destinations_[next++], plan.n,
+    publish(last_destinations_[next++], plan.n, open.columns_first,
             [](const Staged& s) { return s.accumulator.data(); });
   } else {
-    publish(last_destinations_[next++], plan.n, [](const Staged& s) { return s.d.data(); });
+    publish(last_destinations_[next++], plan.n, false, [](const Staged& s) { return s.d.data(); });
   }
   if (pp.row_max()) {
-    publish(last_destinations_[next++], 1, [](const Staged& s) { return s.row_max.data(); });
+    publish(last_destinations_[next++], 1, false, [](const Staged& s) { return s.row_max.data(); });
   }
   if (pp.group_max()) {
-    publish(last_destinations_[next], pp.groups(plan.n),
+    publish(last_destinations_[next], pp.groups(plan.n), false,
             [](const Staged& s) { return s.group_max.data(); });
   }
   std::uint8_t flags = open.flags;

@@ -39,9 +39,9 @@ using dot_detail::kMR;
 using dot_detail::kNR;
 using dot_detail::Panels;
 
-void check_view(const OperandView& v, const std::string& role, std::size_t rows, std::size_t cols) {
+void check_view(const OperandView& v, const char* role, std::size_t rows, std::size_t cols) {
   if (v.rows() != rows || v.cols() != cols) {
-    throw IllegalFieldValue(role + " shape", v.rows() * 65536 + v.cols(),
+    throw IllegalFieldValue(std::string(role) + " shape", v.rows() * 65536 + v.cols(),
                             "expected " + std::to_string(rows) + " x " + std::to_string(cols) +
                                 " (value is rows * 65536 + cols)");
   }
@@ -50,14 +50,15 @@ void check_view(const OperandView& v, const std::string& role, std::size_t rows,
   const DataTypeInfo& ti = info(v.type);
   const std::size_t needed = ti.lanes == 2 ? last / 2 + 1 : (last + 1) * (ti.storage_bits / 8u);
   if (v.data == nullptr || needed > v.size_bytes) {
-    throw IllegalFieldValue(role + " storage bytes", v.size_bytes,
+    throw IllegalFieldValue(std::string(role) + " storage bytes", v.size_bytes,
                             "the view needs " + std::to_string(needed) + " bytes");
   }
 }
 
-void check_type(const OperandView& v, const std::string& role, DataType want) {
+void check_type(const OperandView& v, const char* role, DataType want) {
   if (v.type != want) {
-    throw IllegalFieldValue(role + " DataType", code(v.type), "must be " + std::string(name(want)));
+    throw IllegalFieldValue(std::string(role) + " DataType", code(v.type),
+                            "must be " + std::string(name(want)));
   }
 }
 
@@ -237,6 +238,16 @@ std::uint32_t reference_pto_v0(const DotOperands& ops, const DotShape& s, std::s
 // ---------------------------------------------------------------------------
 // Fast path: pack both operands into panels, then run the tiles.
 
+// Unit j * S + t of `source` (8 lines of S consecutive units) goes to unit j
+// of panel row t, for t < S and j < 8.
+template <std::size_t S, typename T>
+void deal_lines(const T* source, T* target) {
+  for (std::size_t t = 0; t < S; ++t) {
+    for (std::size_t j = 0; j < 8; ++j)
+      target[t * kNR + j] = source[j * S + t];
+  }
+}
+
 // Packs an operand for the tiles: A rows (block 1: plain row-major) or B
 // columns in panels of kNR. Line i, depth k goes to
 // (i / block) * K * block + k * block + i % block; lines are zero-padded to
@@ -249,12 +260,16 @@ bool pack_panels(const OperandView& v, bool a_side, std::size_t padded_lines, st
                  PooledVector<T>& out, Value value, dot_detail::Widener<T> widen = nullptr,
                  Transpose8 transpose = nullptr) {
   const std::size_t block = a_side ? 1 : kNR;
-  auto line_term = [&](std::size_t i) { return (i / block) * depth * block + i % block; };
+  // kNR is a constant: no division per line.
+  auto line_term = [&](std::size_t i) {
+    return a_side ? i * depth : (i / kNR) * depth * kNR + i % kNR;
+  };
   // Every element is written below; only the padding lines need zeros.
   out.resize(padded_lines * depth);
   for (std::size_t i = a_side ? v.rows() : v.cols(); i < padded_lines; ++i) {
+    T* line = out.data() + line_term(i);
     for (std::size_t k = 0; k < depth; ++k)
-      out[line_term(i) + k * block] = T{};
+      line[k * block] = T{};
   }
   // Runs of columns that are contiguous in storage (a whole row when the view
   // is row-major, a CELL row in the CUBE_M layouts) convert in one go.
@@ -296,8 +311,12 @@ bool pack_panels(const OperandView& v, bool a_side, std::size_t padded_lines, st
             const T* source = stage.data() + (lines[i] - line_lo);
             T* target = out.data() + line_term(i);
             std::size_t k = 0;
-            for (; k + run <= depth; k += run)
-              std::copy_n(source + depth_offset[k], run(), target + k);
+            // An element loop of constant length: inline moves, not a
+            // library call per run.
+            for (; k + run <= depth; k += run) {
+              for (std::size_t j = 0; j < run; ++j)
+                target[k + j] = source[depth_offset[k] + j];
+            }
             for (; k < depth; ++k)
               target[k] = source[depth_offset[k]];
           }
@@ -320,25 +339,42 @@ bool pack_panels(const OperandView& v, bool a_side, std::size_t padded_lines, st
         return true;
       }
       // B: 8 columns at one storage stride with 8 contiguous depths (CUBE_N8
-      // CELLs, column-major views) move as one 8 x 8 transpose; the rest
-      // element by element. Columns c0..c0+7 share a panel row.
+      // CELLs, column-major views) move as one 8 x 8 transpose; 8 columns 2
+      // or 4 apart with depths in runs of as many (CUBE_M32 CELL rows viewed
+      // transposed) as 8 lines dealt out by depth; the rest element by
+      // element. Columns c0..c0+7 share a panel row.
       for (std::size_t c0 = 0; c0 < v.cols(); c0 += 8) {
         const std::size_t width = std::min<std::size_t>(8, v.cols() - c0);
         const T* source = stage.data() + (lines[c0] - line_lo);
         T* target = out.data() + line_term(c0);
-        bool even = transpose != nullptr && width == 8 && lines[c0 + 1] > lines[c0];
+        bool even = width == 8 && lines[c0 + 1] > lines[c0];
         const std::size_t stride = even ? lines[c0 + 1] - lines[c0] : 0;
         for (std::size_t j = 2; j < width; ++j)
           even = even && lines[c0 + j] == lines[c0] + j * stride;
         for (std::size_t k0 = 0; k0 < depth; k0 += 8) {
           const std::size_t rows = std::min<std::size_t>(8, depth - k0);
           const std::size_t* offset = depth_offset.data() + k0;
-          bool square = even && rows == 8;
+          bool square = transpose != nullptr && even && rows == 8;
           for (std::size_t k = 1; k < rows; ++k)
             square = square && offset[k] == offset[0] + k;
           if (square) {
             transpose(reinterpret_cast<const std::uint8_t*>(source + offset[0]), stride * sizeof(T),
                       reinterpret_cast<std::uint8_t*>(target + k0 * kNR), kNR * sizeof(T));
+            continue;
+          }
+          // stride is 2 or 4: masks rather than divisions.
+          const std::size_t lane = stride - 1;
+          bool dealt = even && (stride == 2 || stride == 4) && (rows & lane) == 0;
+          for (std::size_t k = 0; dealt && k < rows; ++k)
+            dealt = offset[k] == offset[k & ~lane] + (k & lane);
+          if (dealt) {
+            for (std::size_t k = 0; k < rows; k += stride) {
+              if (stride == 2) {
+                deal_lines<2>(source + offset[k], target + (k0 + k) * kNR);
+              } else {
+                deal_lines<4>(source + offset[k], target + (k0 + k) * kNR);
+              }
+            }
             continue;
           }
           for (std::size_t j = 0; j < width; ++j) {
@@ -661,6 +697,21 @@ void load_accumulator(const OperandView& c, std::size_t m, std::size_t n, std::u
     }
     return true;
   };
+  // Consecutive columns (C viewed columns first, docs/cube.md): a row at a
+  // time.
+  bool rows_whole = true;
+  for (std::size_t col = 1; col < n; ++col)
+    rows_whole = rows_whole && c.col_offset[col] == c.col_offset[0] + col;
+  if (rows_whole) {
+    // Copies of 8 words have a constant size: inline moves.
+    for (std::size_t r = 0; r < m; ++r) {
+      std::size_t col = 0;
+      for (; col + 8 <= n; col += 8)
+        std::memcpy(d + r * n + col, at(r, col), 8 * sizeof(std::uint32_t));
+      if (col < n) std::memcpy(d + r * n + col, at(r, col), (n - col) * sizeof(std::uint32_t));
+    }
+    return;
+  }
   for (std::size_t m0 = 0; m0 < m; m0 += 8) {
     for (std::size_t n0 = 0; n0 < n; n0 += 8) {
       if (m0 + 8 <= m && n0 + 8 <= n) {

@@ -29,6 +29,10 @@ std::uint8_t* pooled_acquire(std::size_t bytes) {
   return static_cast<std::uint8_t*>(storage);
 }
 
+std::uint8_t* pooled_acquire_for_overwrite(std::size_t bytes) {
+  return pooled_acquire(bytes);
+}
+
 void pooled_release(std::uint8_t* storage, std::size_t) {
   std::free(storage);
 }
@@ -50,13 +54,13 @@ std::size_t rounded(std::size_t bytes) {
 
 class Pool {
  public:
-  // `size` zero bytes.
-  std::uint8_t* acquire(std::size_t size) {
+  // `size` bytes, zero when `zeroed`.
+  std::uint8_t* acquire(std::size_t size, bool zeroed) {
     const std::lock_guard lock(mutex_);
     if (auto& recycled = free_[size]; !recycled.empty()) {
       std::uint8_t* storage = recycled.back();
       recycled.pop_back();
-      std::memset(storage, 0, size);
+      if (zeroed) std::memset(storage, 0, size);
       return storage;
     }
     // A buffer larger than a quarter arena gets its own mapping rather than
@@ -126,7 +130,11 @@ Pool& pool() {
 }  // namespace
 
 std::uint8_t* pooled_acquire(std::size_t bytes) {
-  return pool().acquire(rounded(bytes));
+  return pool().acquire(rounded(bytes), true);
+}
+
+std::uint8_t* pooled_acquire_for_overwrite(std::size_t bytes) {
+  return pool().acquire(rounded(bytes), false);
 }
 
 void pooled_release(std::uint8_t* storage, std::size_t bytes) {

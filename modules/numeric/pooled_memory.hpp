@@ -18,6 +18,9 @@ namespace ptovp::numeric {
 // `bytes` zero bytes, 64-byte aligned (16 under ASan); bad_alloc when the
 // host has no memory.
 std::uint8_t* pooled_acquire(std::size_t bytes);
+// `bytes` bytes that the caller overwrites before reading them: a recycled
+// buffer is not cleared first (fresh storage is zero all the same).
+std::uint8_t* pooled_acquire_for_overwrite(std::size_t bytes);
 // Returns a buffer from pooled_acquire with the same `bytes`.
 void pooled_release(std::uint8_t* storage, std::size_t bytes);
 // Faults in the pool's next `bytes` (at most one arena) of fresh storage now,

@@ -308,6 +308,18 @@ arch::MaybeFault preflight(const memory::MemoryPort& memory, const Footprint& fo
   const arch::TileInfo& t = *footprint.tile;
   const unsigned bytes = arch::memory_element_bytes(t.data_type);
   const std::uint64_t row_bytes = std::uint64_t{t.valid_columns} * bytes;
+  // A PE whose first row and stride are aligned and whose rows' whole span
+  // lies in memory has no failing access: the rows are checked per PE at once.
+  bool whole = t.valid_rows > 0;
+  for (unsigned pe = 0; pe < arch::kPeCount && whole; ++pe) {
+    if (!arch::pe_selected(footprint.pe_mask, pe)) continue;
+    const PeAccess& a = footprint.access[pe];
+    std::uint64_t last = 0;
+    whole = a.base % bytes == 0 && a.row_stride % bytes == 0 &&
+            !__builtin_mul_overflow(std::uint64_t{t.valid_rows - 1}, a.row_stride, &last) &&
+            !__builtin_add_overflow(last, row_bytes, &last) && memory.contains(a.base, last);
+  }
+  if (whole) return std::nullopt;
   arch::MaybeFault fault;
   // Element addresses step by `bytes` from an aligned first one, so they are
   // all aligned, and they lie in memory when the row's range does.

@@ -396,9 +396,9 @@ std::optional<LocalTile> Tlsu::take_if_retired(const arch::AllocationPlan& plan,
 }
 
 LocalTile& Tlsu::commit_destination(const arch::AllocationPlan& plan, const TileInfo& info,
-                                    std::uint8_t mask) {
+                                    std::uint8_t mask, bool overwritten) {
   last_destination_ = plan.index;
-  return local_.commit(plan, info, mask);
+  return local_.commit(plan, info, mask, overwritten);
 }
 
 void Tlsu::report(const Footprint& footprint, bool store) const {
@@ -454,7 +454,10 @@ MaybeFault Tlsu::load_local(const BlockDescriptor& block) {
   PTOVP_TRY(preflight(memory_, footprint));
   report(footprint, false);
 
-  LocalTile& tile = commit_destination(*plan, *info, binding.pe_mask);
+  // Rows of a whole tile write every byte of its payloads.
+  LocalTile& tile =
+      commit_destination(*plan, *info, binding.pe_mask,
+                         footprint.by_rows() && arch::valid_region_fills_payload(*info));
   if (footprint.by_rows()) {
     load_rows(memory_, footprint, tile, threads_);
   } else {

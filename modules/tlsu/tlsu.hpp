@@ -79,8 +79,9 @@ class Tlsu {
   // Otherwise the source stays in place and nullopt is returned.
   std::optional<arch::LocalTile> take_if_retired(const arch::AllocationPlan& plan, unsigned source);
   // Commits a planned destination and records it as the block's result.
+  // `overwritten` as arch::LocalTile::install.
   arch::LocalTile& commit_destination(const arch::AllocationPlan& plan, const arch::TileInfo& info,
-                                      std::uint8_t mask);
+                                      std::uint8_t mask, bool overwritten = false);
   // Tells the observer, if any, the footprint's GM ranges.
   void report(const Footprint& footprint, bool store) const;
 

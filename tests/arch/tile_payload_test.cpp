@@ -1,5 +1,6 @@
-// Tile payload storage: zeroed on every assignment, recycled storage zeroed
-// again, payloads never overlap, copies are deep and moves empty the source.
+// Tile payload storage: zeroed on every assignment but one its writer
+// overwrites whole, recycled storage zeroed again, payloads never overlap,
+// copies are deep and moves empty the source.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -46,6 +47,25 @@ TEST(TilePayload, EveryAssignmentIsZeroed) {
   payload.assign_zeroed(0);
   EXPECT_EQ(payload.size(), 0u);
   EXPECT_EQ(payload.data(), nullptr);
+}
+
+// A payload its writer overwrites whole skips the clearing pass: at the same
+// size it keeps its storage and bytes; at another it gets storage of that
+// size (contents unspecified), distinct from every live payload's.
+TEST(TilePayload, OverwrittenAssignmentSkipsTheZeros) {
+  TilePayload payload, other;
+  payload.assign_overwritten(2048);
+  ASSERT_EQ(payload.size(), 2048u);
+  fill(payload, 3);
+  const std::uint8_t* storage = payload.data();
+  payload.assign_overwritten(2048);
+  EXPECT_EQ(payload.data(), storage);
+  EXPECT_TRUE(holds(payload, 3));
+  other.assign_zeroed(4096);
+  payload.assign_overwritten(4096);
+  EXPECT_EQ(payload.size(), 4096u);
+  EXPECT_NE(payload.data(), other.data());
+  EXPECT_TRUE(all_zero(other));
 }
 
 TEST(TilePayload, RecycledStorageComesBackZeroed) {

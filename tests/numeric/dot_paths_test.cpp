@@ -442,6 +442,72 @@ TEST(DotLayouts, CubeCellGridsGiveTheRowMajorResults) {
   }
 }
 
+// D^T = B^T x A^T through views with rows and columns swapped (the CUBE's
+// columns-first order, docs/cube.md): every element is bit for bit the
+// reference's D, from A in CUBE_M32 (whose CELL rows, 2 or 4 lanes wide, the
+// B panels deal out by depth), B in CUBE_N8 and a column-major C; the last
+// partial groups of depths and columns take the element-wise moves.
+TEST(DotLayouts, ColumnsFirstGivesTheTransposedResults) {
+  struct Case {
+    DataType type;
+    bool mx;
+  };
+  const Case cases[] = {{DataType::FP16, false},
+                        {DataType::BF16, false},
+                        {DataType::E4M3, true},
+                        {DataType::S8, false},
+                        {DataType::FP32, false}};
+  auto swapped = [](const OperandView& v) {
+    OperandView t = v;
+    std::swap(t.row_offset, t.col_offset);
+    return t;
+  };
+  std::mt19937_64 rng(29);
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(name(c.type)));
+    const std::size_t m = 37, n = 45, k = 70;
+    const Problem p = testing::random_problem(NumericProfile::Hardware, c.type, c.type, c.mx, m, n,
+                                              k, true, false, rng);
+    const Built row_major(p);
+    const std::vector<std::uint32_t> want = reference_of(row_major.ops, m * n);
+
+    DotOperands ops = row_major.ops;
+    const std::size_t bits = info(c.type).storage_bits;
+    const std::size_t a_cols = 1024 / (32 * bits), b_rows = 128 / bits;
+    const std::size_t k_cells = (k + b_rows - 1) / b_rows;
+    for (std::size_t r = 0; r < m; ++r)
+      ops.a.row_offset[r] = (r / 32) * ((k + a_cols - 1) / a_cols) * 32 * a_cols + r % 32 * a_cols;
+    for (std::size_t col = 0; col < k; ++col)
+      ops.a.col_offset[col] = (col / a_cols) * 32 * a_cols + col % a_cols;
+    for (std::size_t r = 0; r < k; ++r)
+      ops.b.row_offset[r] = (r / b_rows) * 8 * b_rows + r % b_rows;
+    for (std::size_t col = 0; col < n; ++col)
+      ops.b.col_offset[col] = (col / 8) * k_cells * 8 * b_rows + (col % 8) * b_rows;
+    for (std::size_t r = 0; r < m; ++r)
+      ops.c->row_offset[r] = r;
+    for (std::size_t col = 0; col < n; ++col)
+      ops.c->col_offset[col] = col * m;
+    const std::vector<std::uint8_t> a_bytes = lay_out(ops.a, p.a);
+    const std::vector<std::uint8_t> b_bytes = lay_out(ops.b, p.b);
+    const std::vector<std::uint8_t> c_bytes = lay_out(*ops.c, *p.c);
+
+    DotOperands columns_first = ops;
+    columns_first.a = swapped(ops.b);
+    columns_first.b = swapped(ops.a);
+    columns_first.a_scale.reset();
+    columns_first.b_scale.reset();
+    if (ops.b_scale) columns_first.a_scale = swapped(*ops.b_scale);
+    if (ops.a_scale) columns_first.b_scale = swapped(*ops.a_scale);
+    columns_first.c = swapped(*ops.c);
+    std::vector<std::uint32_t> transposed(m * n);
+    for (std::size_t r = 0; r < m; ++r)
+      for (std::size_t col = 0; col < n; ++col)
+        transposed[col * m + r] = want[r * n + col];
+    EXPECT_EQ(reference_of(columns_first, m * n), transposed);
+    expect_paths_agree(columns_first, m * n, "columns first");
+  }
+}
+
 TEST(DotLayouts, PackedLanesUseNibbleOrder) {
   // E2M1X2 lanes 0.5 (0x1) and -0.5 (0x9) share byte 0x91.
   const std::vector<std::uint8_t> a_bytes{0x91};
