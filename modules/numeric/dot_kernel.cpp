@@ -239,9 +239,10 @@ std::uint32_t reference_pto_v0(const DotOperands& ops, const DotShape& s, std::s
 // Fast path: pack both operands into panels, then run the tiles.
 
 // Unit j * S + t of `source` (8 lines of S consecutive units) goes to unit j
-// of panel row t, for t < S and j < 8.
+// of panel row t, for t < S and j < 8. Separate storage (restrict): the
+// compiler moves them with shuffles.
 template <std::size_t S, typename T>
-void deal_lines(const T* source, T* target) {
+void deal_lines(const T* __restrict source, T* __restrict target) {
   for (std::size_t t = 0; t < S; ++t) {
     for (std::size_t j = 0; j < 8; ++j)
       target[t * kNR + j] = source[j * S + t];
@@ -282,10 +283,11 @@ bool pack_panels(const OperandView& v, bool a_side, std::size_t padded_lines, st
       runs.emplace_back(c, 1);
     }
   }
-  // Short runs (CELL layouts, column-major views): one conversion of all the
-  // storage the view spans, then every element moves by its offsets. A view
+  // Runs of at most kNR columns (CELL layouts, column-major views): one
+  // conversion of all the storage the view spans, then every element moves by
+  // its offsets. A view
   // that spans much more storage than it holds (a slice) takes the paths below.
-  if (widen != nullptr && runs.size() * kNR > v.cols()) {
+  if (widen != nullptr && runs.size() * kNR >= v.cols()) {
     const auto [row_lo, row_hi] = std::minmax_element(v.row_offset.begin(), v.row_offset.end());
     const auto [col_lo, col_hi] = std::minmax_element(v.col_offset.begin(), v.col_offset.end());
     const std::size_t first = *row_lo + *col_lo;
@@ -343,6 +345,15 @@ bool pack_panels(const OperandView& v, bool a_side, std::size_t padded_lines, st
       // or 4 apart with depths in runs of as many (CUBE_M32 CELL rows viewed
       // transposed) as 8 lines dealt out by depth; the rest element by
       // element. Columns c0..c0+7 share a panel row.
+      // Whether the depths of whole runs of 2 (4) are consecutive units: the
+      // same for every column, so checked once.
+      auto depth_runs = [&](std::size_t run) {
+        bool runs_of = true;
+        for (std::size_t k = 0; runs_of && k < (depth & ~(run - 1)); ++k)
+          runs_of = depth_offset[k] == depth_offset[k & ~(run - 1)] + (k & (run - 1));
+        return runs_of;
+      };
+      const bool pairs = depth_runs(2), quads = pairs && depth_runs(4);
       for (std::size_t c0 = 0; c0 < v.cols(); c0 += 8) {
         const std::size_t width = std::min<std::size_t>(8, v.cols() - c0);
         const T* source = stage.data() + (lines[c0] - line_lo);
@@ -362,12 +373,8 @@ bool pack_panels(const OperandView& v, bool a_side, std::size_t padded_lines, st
                       reinterpret_cast<std::uint8_t*>(target + k0 * kNR), kNR * sizeof(T));
             continue;
           }
-          // stride is 2 or 4: masks rather than divisions.
-          const std::size_t lane = stride - 1;
-          bool dealt = even && (stride == 2 || stride == 4) && (rows & lane) == 0;
-          for (std::size_t k = 0; dealt && k < rows; ++k)
-            dealt = offset[k] == offset[k & ~lane] + (k & lane);
-          if (dealt) {
+          if (even && ((stride == 2 && pairs) || (stride == 4 && quads)) &&
+              (rows & (stride - 1)) == 0) {
             for (std::size_t k = 0; k < rows; k += stride) {
               if (stride == 2) {
                 deal_lines<2>(source + offset[k], target + (k0 + k) * kNR);

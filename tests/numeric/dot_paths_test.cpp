@@ -390,6 +390,23 @@ TEST(DotLayouts, CellsOfEveryWidthGiveTheRowMajorResults) {
   }
 }
 
+// Points A (M x K) at CUBE_M32 offsets (32-row CELLs of 1024/(32*bits)
+// columns, K-fastest, then blocks of 32 rows) and B (K x N) at CUBE_N8 ones
+// (CELLs of 128/bits K rows x 8 columns, column-major inside, K-fastest).
+void set_cube_cell_offsets(DotOperands& ops, std::size_t m, std::size_t n, std::size_t k) {
+  const std::size_t a_cols = 1024 / (32 * info(ops.a.type).storage_bits);
+  const std::size_t b_rows = 128 / info(ops.b.type).storage_bits;
+  const std::size_t a_cells = (k + a_cols - 1) / a_cols, b_cells = (k + b_rows - 1) / b_rows;
+  for (std::size_t r = 0; r < m; ++r)
+    ops.a.row_offset[r] = (r / 32) * a_cells * 32 * a_cols + r % 32 * a_cols;
+  for (std::size_t col = 0; col < k; ++col)
+    ops.a.col_offset[col] = (col / a_cols) * 32 * a_cols + col % a_cols;
+  for (std::size_t r = 0; r < k; ++r)
+    ops.b.row_offset[r] = (r / b_rows) * 8 * b_rows + r % b_rows;
+  for (std::size_t col = 0; col < n; ++col)
+    ops.b.col_offset[col] = (col / 8) * b_cells * 8 * b_rows + (col % 8) * b_rows;
+}
+
 // CUBE_M32 A (32-row CELLs of 1024/(32*bits) columns, stacked along K) and
 // CUBE_N8 B (CELLs of 128/bits K rows x 8 columns, column-major inside,
 // K-fastest) for every widened element width: the panels gather CELL runs and
@@ -416,17 +433,7 @@ TEST(DotLayouts, CubeCellGridsGiveTheRowMajorResults) {
     const std::vector<std::uint32_t> want = reference_of(row_major.ops, m * n);
 
     DotOperands ops = row_major.ops;
-    const std::size_t a_bits = info(c.a).storage_bits, b_bits = info(c.b).storage_bits;
-    const std::size_t a_cols = 1024 / (32 * a_bits), b_rows = 128 / b_bits;
-    const std::size_t k_cells = (k + b_rows - 1) / b_rows;
-    for (std::size_t r = 0; r < m; ++r)
-      ops.a.row_offset[r] = r * a_cols;
-    for (std::size_t col = 0; col < k; ++col)
-      ops.a.col_offset[col] = (col / a_cols) * 32 * a_cols + col % a_cols;
-    for (std::size_t r = 0; r < k; ++r)
-      ops.b.row_offset[r] = (r / b_rows) * 8 * b_rows + r % b_rows;
-    for (std::size_t col = 0; col < n; ++col)
-      ops.b.col_offset[col] = (col / 8) * k_cells * 8 * b_rows + (col % 8) * b_rows;
+    set_cube_cell_offsets(ops, m, n, k);
     const std::vector<std::uint8_t> a_bytes = lay_out(ops.a, p.a);
     const std::vector<std::uint8_t> b_bytes = lay_out(ops.b, p.b);
     EXPECT_EQ(reference_of(ops, m * n), want);
@@ -472,17 +479,7 @@ TEST(DotLayouts, ColumnsFirstGivesTheTransposedResults) {
     const std::vector<std::uint32_t> want = reference_of(row_major.ops, m * n);
 
     DotOperands ops = row_major.ops;
-    const std::size_t bits = info(c.type).storage_bits;
-    const std::size_t a_cols = 1024 / (32 * bits), b_rows = 128 / bits;
-    const std::size_t k_cells = (k + b_rows - 1) / b_rows;
-    for (std::size_t r = 0; r < m; ++r)
-      ops.a.row_offset[r] = (r / 32) * ((k + a_cols - 1) / a_cols) * 32 * a_cols + r % 32 * a_cols;
-    for (std::size_t col = 0; col < k; ++col)
-      ops.a.col_offset[col] = (col / a_cols) * 32 * a_cols + col % a_cols;
-    for (std::size_t r = 0; r < k; ++r)
-      ops.b.row_offset[r] = (r / b_rows) * 8 * b_rows + r % b_rows;
-    for (std::size_t col = 0; col < n; ++col)
-      ops.b.col_offset[col] = (col / 8) * k_cells * 8 * b_rows + (col % 8) * b_rows;
+    set_cube_cell_offsets(ops, m, n, k);
     for (std::size_t r = 0; r < m; ++r)
       ops.c->row_offset[r] = r;
     for (std::size_t col = 0; col < n; ++col)
