@@ -239,10 +239,11 @@ std::uint32_t reference_pto_v0(const DotOperands& ops, const DotShape& s, std::s
 // Fast path: pack both operands into panels, then run the tiles.
 
 // Unit j * S + t of `source` (8 lines of S consecutive units) goes to unit j
-// of panel row t, for t < S and j < 8. Separate storage (restrict): the
-// compiler moves them with shuffles.
+// of panel row t, for t < S and j < 8. Separate storage (restrict) lets the
+// compiler move them with shuffles; inlined, it loses that and loads each
+// unit alone.
 template <std::size_t S, typename T>
-void deal_lines(const T* __restrict source, T* __restrict target) {
+__attribute__((noinline)) void deal_lines(const T* __restrict source, T* __restrict target) {
   for (std::size_t t = 0; t < S; ++t) {
     for (std::size_t j = 0; j < 8; ++j)
       target[t * kNR + j] = source[j * S + t];
@@ -313,12 +314,10 @@ bool pack_panels(const OperandView& v, bool a_side, std::size_t padded_lines, st
             const T* source = stage.data() + (lines[i] - line_lo);
             T* target = out.data() + line_term(i);
             std::size_t k = 0;
-            // An element loop of constant length: inline moves, not a
-            // library call per run.
-            for (; k + run <= depth; k += run) {
-              for (std::size_t j = 0; j < run; ++j)
-                target[k + j] = source[depth_offset[k] + j];
-            }
+            // A copy of constant size: inline vector moves, not a library
+            // call per run.
+            for (; k + run <= depth; k += run)
+              std::memcpy(target + k, source + depth_offset[k], run * sizeof(T));
             for (; k < depth; ++k)
               target[k] = source[depth_offset[k]];
           }
