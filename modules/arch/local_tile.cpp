@@ -24,6 +24,12 @@ void LocalTile::install(const TileInfo& info, std::uint8_t mask, bool overwritte
   }
 }
 
+void LocalTile::zero_payloads(std::uint8_t pes) {
+  for (unsigned pe = 0; pe < kPeCount; ++pe) {
+    if (pe_selected(pes, pe)) payload_[pe].zero();
+  }
+}
+
 void LocalTile::release() {
   info_ = TileInfo{};
   allocation_mask_ = 0;

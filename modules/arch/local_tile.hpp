@@ -32,6 +32,10 @@ class LocalTile {
   // `overwritten` the caller writes every payload byte of those PEs before
   // anything reads them (writes_every_byte), so the zeros are skipped.
   void install(const TileInfo& info, std::uint8_t mask, bool overwritten = false);
+  // Zeroes the payloads of the PEs `pes`: the data queue installs with
+  // `overwritten` and zeroes where the values are written, so that the front
+  // end never touches payload bytes (docs/functional-model.md).
+  void zero_payloads(std::uint8_t pes);
   void release();
 
   // Marks one storage slot defined; `in_valid` says it lies in the valid region.

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "arch/data_queue.hpp"
 #include "isa/operand_names.hpp"
 #include "numeric/pooled_memory.hpp"
 
@@ -28,6 +29,7 @@ LocalTileFile::LocalTileFile(TileNaming naming, CapacityModel capacity)
 }
 
 void LocalTileFile::reset() {
+  if (queue_ != nullptr) queue_->drain();
   for (LocalTile& tile : tiles_)
     tile.release();
   for (auto& hand : order_)
@@ -128,6 +130,7 @@ Expected<AllocationPlan> LocalTileFile::plan(unsigned hand, std::uint8_t mask,
 LocalTile& LocalTileFile::commit(const AllocationPlan& plan, const TileInfo& info,
                                  std::uint8_t mask, bool overwritten) {
   if (plan.retires) release(*plan.retires);
+  if (queue_ != nullptr) queue_->before_tile_change(plan.index);
   LocalTile& tile = tiles_[plan.index];
   tile.install(info, mask, overwritten);
   if (naming_ == TileNaming::Queue) {
@@ -138,6 +141,7 @@ LocalTile& LocalTileFile::commit(const AllocationPlan& plan, const TileInfo& inf
 }
 
 void LocalTileFile::release(unsigned index) {
+  if (queue_ != nullptr) queue_->before_tile_change(index);
   tiles_[index].release();
   auto& hand = order_[index / kHandSize];
   hand.erase(std::remove(hand.begin(), hand.end(), index), hand.end());

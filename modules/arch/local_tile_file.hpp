@@ -24,6 +24,8 @@ namespace ptovp::arch {
 inline constexpr unsigned kLocalTileCount = 64;
 inline constexpr unsigned kHandSize = 16;
 
+class DataQueue;
+
 enum class TileNaming : std::uint8_t { Asl, Queue };
 
 struct AllocationPlan {
@@ -37,6 +39,9 @@ class LocalTileFile {
                          CapacityModel capacity = CapacityModel::Pools);
 
   void reset();
+  // Deferred data work that may still use a register's payload: commit() and
+  // release() wait for it before they change the register (nullptr: none).
+  void use_data_queue(DataQueue* queue) { queue_ = queue; }
   TileNaming naming() const { return naming_; }
   CapacityModel capacity_model() const { return capacity_; }
 
@@ -78,6 +83,7 @@ class LocalTileFile {
   std::array<LocalTile, kLocalTileCount> tiles_;
   // Queue mode: per hand, live registers newest first.
   std::array<std::vector<unsigned>, 4> order_;
+  DataQueue* queue_ = nullptr;
 };
 
 }  // namespace ptovp::arch

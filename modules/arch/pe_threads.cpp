@@ -2,35 +2,18 @@
 
 #include <array>
 #include <atomic>
-#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
 #include <thread>
 #include <vector>
 
+#include "arch/host_poll.hpp"
 #include "arch/pe_mask.hpp"
 
 namespace ptovp::arch {
 
 namespace {
-
-// A thread that ran out of work polls this long for the next job before it
-// sleeps: waking a sleeping thread costs microseconds.
-constexpr auto kPoll = std::chrono::microseconds(100);
-
-// Polls `ready` for up to kPoll. Each miss yields the core: on an idle host
-// that returns at once, on a busy one it lets the other processes run rather
-// than spinning against them (which made a busy host's runs slower).
-template <typename Ready>
-bool poll(Ready&& ready) {
-  const auto until = std::chrono::steady_clock::now() + kPoll;
-  while (!ready()) {
-    if (std::chrono::steady_clock::now() >= until) return false;
-    std::this_thread::yield();
-  }
-  return true;
-}
 
 // The job word: generation << 16 | PE count << 8 | next claim. One atomic
 // word, so a claim (a compare-exchange) can only take a PE of the job its

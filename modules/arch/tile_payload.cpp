@@ -52,6 +52,10 @@ void TilePayload::assign_overwritten(std::uint32_t bytes) {
   size_ = bytes;
 }
 
+void TilePayload::zero() {
+  if (size_ != 0) std::memset(bytes_, 0, size_);
+}
+
 void TilePayload::clear() {
   if (bytes_ != nullptr) numeric::pooled_release(bytes_, size_);
   bytes_ = nullptr;

@@ -23,6 +23,7 @@ class TilePayload {
   // current storage is kept as it is when its size matches, and recycled
   // storage is not cleared.
   void assign_overwritten(std::uint32_t bytes);
+  void zero();
   void clear();
 
   std::uint8_t* data() { return bytes_; }

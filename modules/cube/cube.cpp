@@ -141,17 +141,28 @@ void store_columns(std::uint8_t* payload, const std::uint32_t* row_term, std::ui
   }
 }
 
+// Calls visit(source) for each operand a plan reads (A, B, their scales, C,
+// its scale, the bias tile).
+template <typename Visit>
+void for_each_source(const CubePlan& plan, Visit&& visit) {
+  for (const std::optional<OperandSource>* source :
+       {&plan.a, &plan.b, &plan.a_scale, &plan.b_scale, &plan.c, &plan.c_scale, &plan.bias_tile}) {
+    if (*source) visit(**source);
+  }
+}
+
 }  // namespace
 
 struct Cube::Block {
   const arch::BlockDescriptor* descriptor = nullptr;
+  arch::BlockDescriptor held;  // a queued block's copy of its descriptor, when it post-processes
+  std::vector<unsigned> unzeroed;  // a queued block's destinations its values zero first
   CubePlan plan;
   // Per PE, so that the PEs compute concurrently.
   std::array<numeric::DotOperands, arch::kPeCount> views;
   std::array<std::array<ViewShape, 7>, arch::kPeCount> shapes;  // a, b, a/b scale, c, cscale, bias
   std::array<Staged, arch::kPeCount> staged;
   std::array<std::uint8_t, arch::kPeCount> kernel_flags{};  // each PE's CScale flags
-  std::vector<std::uint32_t> row_term, col_term;            // publication's storage terms
   std::uint8_t flags = 0;                                   // B.FPATR's
   std::string name;            // the CUBE function, for B.FPATR's reports
   bool columns_first = false;  // staged accumulators are D^T (cols x rows)
@@ -159,11 +170,10 @@ struct Cube::Block {
 
 Cube::Cube(arch::LocalTileFile& local, fabric::Fabric& fabric, arch::ArchState& state,
            CubeConfig config)
-    : local_(local),
-      fabric_(fabric),
-      state_(state),
-      config_(config),
-      block_(std::make_unique<Block>()) {}
+    : local_(local), fabric_(fabric), state_(state), config_(config) {
+  blocks_.push_back(std::make_unique<Block>());
+  block_ = blocks_.back().get();
+}
 
 Cube::~Cube() = default;
 
@@ -174,28 +184,102 @@ const CubePlan& Cube::plan() const {
 CubeOutcome Cube::execute(const arch::BlockDescriptor& block) {
   CubeOutcome outcome = prepare(block);
   if (!open_) return outcome;
+  if (queue_ != nullptr) {
+    if (deferrable()) return defer();
+    queue_->drain();
+  }
   Block& open = *block_;
+  open.flags |= compute_and_post_process(open, open.plan.split.active_mask());
+  return commit();
+}
+
+std::uint8_t Cube::compute_and_post_process(Block& open, std::uint8_t pes) {
   // A backend that takes concurrent jobs post-processes each PE's rows on the
   // thread that computed them; the others take them in PE order.
   const bool concurrent = fpatr_->concurrent();
   std::array<std::uint8_t, arch::kPeCount> post_flags{};
-  arch::for_each_pe(compute_threads(), open.plan.split.active_mask(), [&](unsigned pe) {
-    compute_rows(pe);
+  arch::for_each_pe(compute_threads(open), pes, [&](unsigned pe) {
+    compute_rows(open, pe);
     if (!concurrent) return;
-    if (const auto job = post_process_job(pe)) post_flags[pe] = fpatr_->run(*job).flags;
+    if (const auto job = post_process_job(open, pe)) post_flags[pe] = fpatr_->run(*job).flags;
   });
+  std::uint8_t flags = 0;
   for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+    if (!arch::pe_selected(pes, pe)) continue;
+    flags |= open.kernel_flags[pe];
     if (concurrent) {
-      post_processed(post_flags[pe]);
-    } else if (const auto job = post_process_job(pe)) {
-      post_processed(fpatr_->run(*job).flags);
+      flags |= post_flags[pe];
+    } else if (const auto job = post_process_job(open, pe)) {
+      flags |= fpatr_->run(*job).flags;
     }
   }
-  return commit();
+  return flags;
+}
+
+bool Cube::deferrable() const {
+  // Queued work runs beside the front end, which may read Shared records and
+  // call a backend that keeps state; those blocks run in place.
+  bool shared = false;
+  for_each_source(block_->plan, [&](const OperandSource& source) { shared |= source.shared; });
+  return !shared && fpatr_->concurrent();
+}
+
+CubeOutcome Cube::defer() {
+  Block& open = *block_;
+  if (CubeOutcome allocated = allocate(true); !allocated.done()) return allocated;
+  // The job outlives the builder's descriptor.
+  if (!open.plan.post->identity()) {
+    open.held = *open.descriptor;
+    open.descriptor = &open.held;
+  }
+  std::uint64_t tiles = 0;
+  for_each_source(open.plan,
+                  [&](const OperandSource& source) { tiles |= std::uint64_t{1} << source.index; });
+  for (unsigned index : open.plan.post_sources)
+    tiles |= std::uint64_t{1} << index;
+  for (unsigned index : last_destinations_)
+    tiles |= std::uint64_t{1} << index;
+  // The values of the PEs `pes`; the destinations' payloads are zeroed here,
+  // where they are written.
+  auto values = [this, &open, destinations = last_destinations_](std::uint8_t pes) {
+    for (unsigned index : open.unzeroed)
+      local_.at(index).zero_payloads(pes);
+    const std::uint8_t flags = compute_and_post_process(open, pes);
+    publish(open, destinations, pes);
+    return flags;
+  };
+  const std::uint8_t active = open.plan.split.active_mask();
+  const std::uint8_t front = active & queue_->front_pes();
+  const std::uint8_t back = active & ~front;
+  if (back != 0) {
+    queue_->submit(
+        [this, &open, values, back] {
+          const std::uint8_t flags = values(back);
+          const std::lock_guard lock(spare_mutex_);
+          spare_.push_back(&open);
+          return flags;
+        },
+        tiles);
+  }
+  if (front != 0) state_.raise_numeric_flags(values(front));
+  handed_off_ = back != 0;  // else the block is free again at once
+  return {};
 }
 
 CubeOutcome Cube::prepare(const arch::BlockDescriptor& block) {
   last_destinations_.clear();
+  if (handed_off_) {
+    // The last block is queued: this one takes a block whose job ended.
+    handed_off_ = false;
+    const std::lock_guard lock(spare_mutex_);
+    if (spare_.empty()) {
+      blocks_.push_back(std::make_unique<Block>());
+      block_ = blocks_.back().get();
+    } else {
+      block_ = spare_.back();
+      spare_.pop_back();
+    }
+  }
   Block& open = *block_;
   open.plan = CubePlan{};
   CubeOutcome outcome = CubePreflight(local_, fabric_, config_).run(block, open.plan);
@@ -211,20 +295,27 @@ CubeOutcome Cube::prepare(const arch::BlockDescriptor& block) {
 }
 
 void Cube::compute_all_rows() {
-  arch::for_each_pe(compute_threads(), block_->plan.split.active_mask(),
-                    [this](unsigned pe) { compute_rows(pe); });
+  arch::for_each_pe(compute_threads(*block_), block_->plan.split.active_mask(),
+                    [this](unsigned pe) { compute_rows(*block_, pe); });
 }
 
-arch::PeThreads* Cube::compute_threads() const {
-  const CubePlan& plan = block_->plan;
+void Cube::compute_rows(unsigned pe) {
+  compute_rows(*block_, pe);
+}
+
+std::optional<fpatr::RowsJob> Cube::post_process_job(unsigned pe) {
+  return post_process_job(*block_, pe);
+}
+
+arch::PeThreads* Cube::compute_threads(const Block& open) const {
+  const CubePlan& plan = open.plan;
   std::uint64_t macs = 0;
   for (unsigned pe = 0; pe < arch::kPeCount; ++pe)
     macs = std::max(macs, plan.macs(pe));
   return arch::pooled_macs(threads_, macs);
 }
 
-void Cube::compute_rows(unsigned pe) {
-  Block& open = *block_;
+void Cube::compute_rows(Block& open, unsigned pe) {
   const CubePlan& plan = open.plan;
   const std::uint32_t rows = plan.split.rows(pe);
   if (rows == 0) return;
@@ -270,8 +361,7 @@ void Cube::compute_rows(unsigned pe) {
   open.kernel_flags[pe] = numeric::dot(ops, out.accumulator.data());
 }
 
-std::optional<fpatr::RowsJob> Cube::post_process_job(unsigned pe) {
-  Block& open = *block_;
+std::optional<fpatr::RowsJob> Cube::post_process_job(Block& open, unsigned pe) {
   const CubePlan& plan = open.plan;
   const std::uint32_t rows = plan.split.rows(pe);
   const fpatr::Fpatr& pp = *plan.post;
@@ -302,12 +392,23 @@ void Cube::post_processed(std::uint8_t flags) {
 }
 
 CubeOutcome Cube::commit() {
+  if (CubeOutcome allocated = allocate(false); !allocated.done()) return allocated;
   Block& open = *block_;
-  const CubePlan& plan = open.plan;
+  publish(open, last_destinations_, open.plan.split.active_mask());
+  std::uint8_t flags = open.flags;
+  for (std::uint8_t pe_flags : open.kernel_flags)
+    flags |= pe_flags;
+  state_.raise_numeric_flags(flags);
+  return {};
+}
+
+CubeOutcome Cube::allocate(bool deferred) {
+  const CubePlan& plan = block_->plan;
   open_ = false;
 
   // Allocate the output group; a failure releases what the group took.
   const std::uint8_t mask = plan.split.active_mask();
+  block_->unzeroed.clear();
   for (const CubePlan::Destination& destination : plan.destinations) {
     auto placed =
         local_.plan(destination.binding->destination_hand, mask, destination.info.capacity_bytes,
@@ -318,34 +419,43 @@ CubeOutcome Cube::commit() {
       last_destinations_.clear();
       return {placed.fault(), std::nullopt};
     }
-    // A D that every active PE publishes whole needs no zeros first.
+    // A D that every active PE publishes whole needs no zeros first; deferred
+    // values zero the others' payloads where they are written.
     const arch::TileInfo& info = destination.info;
     bool whole = &destination == &plan.destinations.front() &&
                  arch::valid_region_fills_payload(info) && info.valid_columns == plan.n;
     for (unsigned pe = 0; pe < arch::kPeCount; ++pe)
       whole = whole && (!arch::pe_selected(mask, pe) || plan.split.rows(pe) == info.valid_rows);
-    local_.commit(*placed, info, mask, whole);
+    local_.commit(*placed, info, mask, whole || deferred).define_valid_region();
+    if (deferred && !whole) block_->unzeroed.push_back(placed->index);
     last_destinations_.push_back(placed->index);
   }
+  return {};
+}
 
+void Cube::publish(Block& open, const std::vector<unsigned>& destinations, std::uint8_t pes) {
+  const CubePlan& plan = open.plan;
   // Publish D, RowMaxOut, GroupMaxOut and the status flags together;
   // `staged_words(staged)` is a PE's staged rows x cols values of the tile.
   // `columns`: the staged words are cols x rows (columns first).
-  auto publish = [&](unsigned index, std::uint32_t cols, bool columns, auto staged_words) {
+  auto publish_tile = [&](unsigned index, std::uint32_t cols, bool columns, auto staged_words) {
     arch::LocalTile& tile = local_.at(index);
     const arch::TileInfo& info = tile.info();
     // A slot is a row term plus a column term (arch::storage_index).
     std::uint32_t max_rows = 0;
     for (unsigned pe = 0; pe < arch::kPeCount; ++pe)
       max_rows = std::max(max_rows, plan.split.rows(pe));
-    std::vector<std::uint32_t>& row_term = open.row_term;
-    std::vector<std::uint32_t>& col_term = open.col_term;
+    // Per thread: the front end and the worker publish PEs of one block.
+    // References, so that the PE threads below use this thread's terms.
+    thread_local std::vector<std::uint32_t> row_terms, col_terms;
+    std::vector<std::uint32_t>& row_term = row_terms;
+    std::vector<std::uint32_t>& col_term = col_terms;
     arch::storage_row_terms(info, max_rows, row_term);
     arch::storage_column_terms(info, cols, col_term);
     const std::uint64_t bytes =
         std::uint64_t{max_rows} * cols * arch::element_bits(info.data_type) / 8;
     arch::PeThreads* threads = arch::pooled_bytes(threads_, bytes);
-    arch::for_each_pe(threads, mask, [&](unsigned pe) {
+    arch::for_each_pe(threads, pes, [&](unsigned pe) {
       const auto* words = staged_words(open.staged[pe]);
       std::uint8_t* payload = tile.payload(pe);
       const std::uint32_t rows = plan.split.rows(pe);
@@ -370,28 +480,22 @@ CubeOutcome Cube::commit() {
                   columns ? words[std::size_t{c} * rows + r] : words[std::size_t{r} * cols + c]);
       }
     });
-    tile.define_valid_region();
   };
   const fpatr::Fpatr& pp = *plan.post;
   std::size_t next = 0;
   if (pp.identity()) {
-    publish(last_destinations_[next++], plan.n, open.columns_first,
-            [](const Staged& s) { return s.accumulator.data(); });
+    publish_tile(destinations[next++], plan.n, open.columns_first,
+                 [](const Staged& s) { return s.accumulator.data(); });
   } else {
-    publish(last_destinations_[next++], plan.n, false, [](const Staged& s) { return s.d.data(); });
+    publish_tile(destinations[next++], plan.n, false, [](const Staged& s) { return s.d.data(); });
   }
   if (pp.row_max()) {
-    publish(last_destinations_[next++], 1, false, [](const Staged& s) { return s.row_max.data(); });
+    publish_tile(destinations[next++], 1, false, [](const Staged& s) { return s.row_max.data(); });
   }
   if (pp.group_max()) {
-    publish(last_destinations_[next], pp.groups(plan.n), false,
-            [](const Staged& s) { return s.group_max.data(); });
+    publish_tile(destinations[next], pp.groups(plan.n), false,
+                 [](const Staged& s) { return s.group_max.data(); });
   }
-  std::uint8_t flags = open.flags;
-  for (std::uint8_t pe_flags : open.kernel_flags)
-    flags |= pe_flags;
-  state_.raise_numeric_flags(flags);
-  return {};
 }
 
 }  // namespace ptovp::cube

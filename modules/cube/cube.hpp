@@ -31,12 +31,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "arch/arch_state.hpp"
 #include "arch/block_descriptor.hpp"
+#include "arch/data_queue.hpp"
 #include "arch/fault.hpp"
 #include "arch/local_tile_file.hpp"
 #include "arch/pe_threads.hpp"
@@ -71,6 +73,12 @@ class Cube {
   // The host threads the PEs' work runs on (nullptr: the calling thread);
   // `threads` must outlive the unit's use of it.
   void use_threads(arch::PeThreads* threads) { threads_ = threads; }
+  // Where execute() queues a block's values once it is allocated: the rows,
+  // their post-process and the publication (nullptr: they run at once). A
+  // block with a Shared operand, or whose B.FPATR backend takes no concurrent
+  // jobs, drains the queue and runs in place. `queue` must outlive the
+  // unit's use of it.
+  void use_data_queue(arch::DataQueue* queue) { queue_ = queue; }
 
   // Runs `block` (block.ior_values hold each PE's B.IOR sources): prepare(),
   // every PE's compute_rows(), commit(). Tile faults carry address 0; the
@@ -107,8 +115,25 @@ class Cube {
  private:
   struct Block;  // the open block: plan, operand views, staging
 
-  // The host threads for the open block's rows (arch::pooled_macs).
-  arch::PeThreads* compute_threads() const;
+  // The host threads for a block's rows (arch::pooled_macs).
+  arch::PeThreads* compute_threads(const Block& open) const;
+  void compute_rows(Block& open, unsigned pe);
+  std::optional<fpatr::RowsJob> post_process_job(Block& open, unsigned pe);
+  // The rows of the PEs `pes` and their post-process, with the unit's
+  // backend; returns their status flags.
+  std::uint8_t compute_and_post_process(Block& open, std::uint8_t pes);
+  // Whether the open block's values may be queued (use_data_queue()).
+  bool deferrable() const;
+  // Allocates the open block's output group, queues the values of the
+  // worker's PEs and computes the front end's (DataQueue::front_pes()).
+  CubeOutcome defer();
+  // The output group's allocation (commit() without the values). With
+  // `deferred` no payload is zeroed here: the block's `unzeroed` lists the
+  // destinations its values zero first. Closes the block.
+  CubeOutcome allocate(bool deferred);
+  // Writes the staged D, RowMaxOut and GroupMaxOut rows of the PEs `pes`
+  // into the allocated `destinations`.
+  void publish(Block& open, const std::vector<unsigned>& destinations, std::uint8_t pes);
 
   arch::LocalTileFile& local_;
   fabric::Fabric& fabric_;
@@ -117,7 +142,15 @@ class Cube {
   fpatr::CppBackend cpp_fpatr_;
   fpatr::Backend* fpatr_ = &cpp_fpatr_;
   arch::PeThreads* threads_ = nullptr;
-  std::unique_ptr<Block> block_;  // reused from block to block (its staging keeps its capacity)
+  arch::DataQueue* queue_ = nullptr;
+  // Blocks are reused from block to block (their staging keeps its
+  // capacity): block_ is the open or last one; a queued block's job returns
+  // it to spare_ when it ends.
+  std::vector<std::unique_ptr<Block>> blocks_;
+  Block* block_ = nullptr;
+  bool handed_off_ = false;  // block_ is queued
+  std::mutex spare_mutex_;
+  std::vector<Block*> spare_;
   bool open_ = false;
   std::vector<unsigned> last_destinations_;
 };

@@ -15,6 +15,40 @@ using arch::BlockKind;
 using arch::FaultCode;
 using arch::MaybeFault;
 
+namespace {
+
+// Whether an instruction may touch what queued data work reads or writes
+// (arch::DataQueue): memory, CORE_STATE and the other system state. Register
+// arithmetic, control flow, block commands (a block's unit drains when it
+// needs to), queue manager commands and scalar floating point (its flags are
+// sticky, so they merge with the queue's in any order) do not.
+bool drains_data_queue(Op op) {
+  if (routed_outside_scalar_unit(op)) return true;  // SYS operations, EBREAK, ACRC
+  switch (op) {
+    case Op::NotExecuted:
+    case Op::FrameEntry:
+    case Op::FrameExit:
+    case Op::FrameReturnAddress:
+    case Op::FrameReturnStack:
+    case Op::MemoryCopy:
+    case Op::MemorySet:
+    case Op::Load:
+    case Op::Store:
+    case Op::Prefetch:
+    case Op::Atomic:
+    case Op::Fence:
+    case Op::Assert:
+    case Op::EnterRequest: return true;
+    default: return false;
+  }
+}
+
+// The bytes at a PC the decode cache compares: an instruction and the
+// look-ahead parcel.
+constexpr std::uint64_t kFetchWindow = 16;
+
+}  // namespace
+
 FrontEnd::FrontEnd(arch::ArchState& state, memory::MemoryPort& memory,
                    block_builder::BlockBuilder& builder, std::ostream& out, std::ostream& err,
                    FrontEndOptions options, isa::IsaRelease release)
@@ -113,6 +147,7 @@ arch::Expected<isa::DecodedInstruction> FrontEnd::fetch_decode(std::uint64_t pc)
 }
 
 std::optional<Halt> FrontEnd::observed_step() {
+  if (queue_ != nullptr) queue_->drain();
   const std::uint64_t pc = state_.pc;
   std::optional<PauseCause> pause = control_.take_stop_request();
   for (ExecutionObserver* observer : control_.observers()) {
@@ -177,6 +212,7 @@ std::optional<Halt> FrontEnd::execute_step() {
   ++instructions_;
   state_.advance_cycle();
   CacheEntry& entry = cache_[(pc >> 1) & (kCacheEntries - 1)];
+  if (queue_ != nullptr && queue_->writes_pending(pc, kFetchWindow)) queue_->drain();
   if (!cached(entry, pc)) {
     if (MaybeFault failed = fill(entry, pc)) {
       ++attempts_by_form_.back();
@@ -184,6 +220,9 @@ std::optional<Halt> FrontEnd::execute_step() {
     }
   }
   ++attempts_by_form_[entry.form];
+  if (queue_ != nullptr &&
+      (entry.prepared.plan == nullptr || drains_data_queue(entry.prepared.plan->op)))
+    queue_->drain();
   host_exit_.reset();
   if (MaybeFault failed = execute(entry.prepared)) {
     if (failed->code == FaultCode::ServiceRequest) {
@@ -205,6 +244,7 @@ std::optional<Halt> FrontEnd::execute_step() {
 
 std::optional<Halt> FrontEnd::trap(const arch::Fault& failed, const CacheEntry* entry,
                                    std::uint64_t resume_tpc, unsigned target_ring) {
+  if (queue_ != nullptr) queue_->drain();
   Halt halt;
   halt.fault = failed;
   halt.pc = state_.pc;

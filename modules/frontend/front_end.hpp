@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "arch/arch_state.hpp"
+#include "arch/data_queue.hpp"
 #include "block_builder/block_builder.hpp"
 #include "frontend/execution_control.hpp"
 #include "frontend/host_services.hpp"
@@ -77,6 +78,12 @@ class FrontEnd {
   // observers see the attempt, and a pause returns HaltKind::Paused.
   std::optional<Halt> step() { return control_.attention() ? observed_step() : execute_step(); }
   ExecutionControl& control() { return control_; }
+  // Queued data work of earlier blocks (docs/functional-model.md "Deferred
+  // data work"): the front end drains it before an instruction that reads or
+  // writes memory or system state, before a fetch from GM a queued job
+  // writes, before a trap and before observers see an attempt (nullptr:
+  // none). `queue` must outlive the front end's use of it.
+  void use_data_queue(arch::DataQueue* queue) { queue_ = queue; }
   // Memory-mapped devices for loads and stores outside the RAM; a device's
   // exit request (the test finisher) ends the run as a HostExit halt.
   void attach_devices(const devices::DeviceMap* map) { scalar_.attach_devices(map); }
@@ -151,6 +158,7 @@ class FrontEnd {
   std::vector<std::uint64_t> attempts_by_form_;
   std::optional<int> host_exit_;  // set by a host service exit during execute()
   ExecutionControl control_;
+  arch::DataQueue* queue_ = nullptr;
 };
 
 }  // namespace ptovp::frontend

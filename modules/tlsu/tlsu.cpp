@@ -1,5 +1,7 @@
 #include "tlsu/tlsu.hpp"
 
+#include <algorithm>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -309,6 +311,35 @@ MaybeFault cas_operands(const arch::LocalTileFile& local, const BlockDescriptor&
   return std::nullopt;
 }
 
+// Calls visit(slot) for every CELL padding slot of a CUBE tile: valid rows
+// pad their columns past the valid region, the other rows every column.
+template <typename Visit>
+void for_each_padding_slot(const TileInfo& info, Visit&& visit) {
+  for (std::uint32_t row = 0; row < info.rows; ++row) {
+    const std::uint32_t first = row < info.valid_rows ? info.valid_columns : 0;
+    for (std::uint32_t col = first; col < info.columns; ++col)
+      visit(arch::storage_index(info, row, col));
+  }
+}
+
+// The GM bytes a preflighted Local footprint covers, [begin, end): each PE's
+// rows lie between its first and its last.
+std::pair<std::uint64_t, std::uint64_t> footprint_range(const Footprint& footprint) {
+  const TileInfo& tile = *footprint.tile;
+  const std::uint64_t row_bytes =
+      (std::uint64_t{tile.valid_columns} * arch::element_bits(tile.data_type) + 7) / 8;
+  std::uint64_t begin = ~std::uint64_t{0}, end = 0;
+  if (tile.valid_rows == 0 || row_bytes == 0) return {0, 0};
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+    if (!arch::pe_selected(footprint.pe_mask, pe)) continue;
+    const std::uint64_t first = footprint.address(pe, 0, 0);
+    const std::uint64_t last = footprint.address(pe, tile.valid_rows - 1, 0);
+    begin = std::min({begin, first, last});
+    end = std::max({end, first + row_bytes, last + row_bytes});
+  }
+  return {begin, end};
+}
+
 }  // namespace
 
 MaybeFault Tlsu::execute(const BlockDescriptor& block, std::uint64_t tile_capacity) {
@@ -329,6 +360,11 @@ MaybeFault Tlsu::execute(const BlockDescriptor& block, std::uint64_t tile_capaci
                     "or TSTORE takes",
                     isa::code_name(isa::NameTable::Layout, block.datr.layout)));
   }
+  // Only Local TLOAD and TSTORE defer their values (defer()); every other
+  // function reads or writes what queued work may still touch.
+  const bool local_transfer = block.shared_count == 0 &&
+                              (function == TlsuFunction::TLoad || function == TlsuFunction::TStore);
+  if (queue_ != nullptr && !local_transfer) queue_->drain();
   switch (function) {
     case TlsuFunction::TLoad:
       return block.shared_count != 0 ? load_shared(block) : load_local(block);
@@ -401,6 +437,29 @@ LocalTile& Tlsu::commit_destination(const arch::AllocationPlan& plan, const Tile
   return local_.commit(plan, info, mask, overwritten);
 }
 
+void Tlsu::defer(std::uint64_t tiles, std::uint8_t pes, GmRange read, GmRange written,
+                 std::function<void(std::uint8_t pes)> work) {
+  if (queue_ == nullptr) {
+    work(pes);
+    return;
+  }
+  // PEs may store to the same bytes, the last one winning: a store stays
+  // whole, on the worker.
+  const std::uint8_t front = written.first < written.second ? 0 : pes & queue_->front_pes();
+  const std::uint8_t back = pes & ~front;
+  // The front end's part reads GM now, so after the queued stores to it.
+  if (front != 0 && queue_->writes_pending(read.first, read.second - read.first)) queue_->drain();
+  if (back != 0) {
+    queue_->submit(
+        [work, back] {
+          work(back);
+          return std::uint8_t{0};
+        },
+        tiles, written.first, written.second);
+  }
+  if (front != 0) work(front);
+}
+
 void Tlsu::report(const Footprint& footprint, bool store) const {
   if (observer_ == nullptr) return;
   const arch::TileInfo& tile = *footprint.tile;
@@ -454,39 +513,45 @@ MaybeFault Tlsu::load_local(const BlockDescriptor& block) {
   PTOVP_TRY(preflight(memory_, footprint));
   report(footprint, false);
 
-  // Rows of a whole tile write every byte of its payloads.
-  LocalTile& tile =
-      commit_destination(*plan, *info, binding.pe_mask,
-                         footprint.by_rows() && arch::valid_region_fills_payload(*info));
-  if (footprint.by_rows()) {
-    load_rows(memory_, footprint, tile, threads_);
-  } else {
-    footprint.walk([&](unsigned pe, std::uint32_t, std::uint32_t col, std::uint32_t slot,
-                       std::uint64_t address) {
-      arch::write_slot(tile.payload(pe), info->data_type, slot,
-                       load_element(memory_, address, info->data_type, col & 1));
-      return true;
-    });
-  }
+  // The payloads are left as they are and zeroed with the values, on the
+  // thread that writes them, unless rows of a whole tile write every byte.
+  const bool overwritten = footprint.by_rows() && arch::valid_region_fills_payload(*info);
+  LocalTile& tile = commit_destination(*plan, *info, binding.pe_mask, true);
   tile.define_valid_region();
   const auto pad = static_cast<arch::PadValue>(block.datr.pad);
-  if (cube && pad != arch::PadValue::Null) {
+  const bool padded = cube && pad != arch::PadValue::Null;
+  if (padded) {
     // CELL padding takes the PadValue and becomes defined; it is never read from GM.
-    const std::uint64_t bits = arch::pad_bits(pad, info->data_type);
-    for (std::uint32_t row = 0; row < info->rows; ++row) {
-      // Valid rows pad only their columns past the valid region.
-      const std::uint32_t first = row < info->valid_rows ? info->valid_columns : 0;
-      for (std::uint32_t col = first; col < info->columns; ++col) {
-        const std::uint32_t slot = arch::storage_index(*info, row, col);
-        for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
-          if (arch::pe_selected(binding.pe_mask, pe)) {
-            arch::write_slot(tile.payload(pe), info->data_type, slot, bits);
-          }
-        }
-        tile.define_slot(slot, false);
-      }
-    }
+    for_each_padding_slot(*info, [&](std::uint32_t slot) { tile.define_slot(slot, false); });
   }
+  // The values: the footprint's rows into the payloads, then the padding.
+  const std::uint64_t pad_bits = padded ? arch::pad_bits(pad, info->data_type) : 0;
+  defer(std::uint64_t{1} << plan->index, binding.pe_mask, footprint_range(footprint), {},
+        [this, &tile, held = *info, footprint = footprint, overwritten, padded,
+         pad_bits](std::uint8_t pes) mutable {
+          footprint.tile = &held;
+          footprint.pe_mask &= pes;
+          if (!overwritten) tile.zero_payloads(footprint.pe_mask);
+          if (footprint.by_rows()) {
+            load_rows(memory_, footprint, tile, threads_);
+          } else {
+            footprint.walk([&](unsigned pe, std::uint32_t, std::uint32_t col, std::uint32_t slot,
+                               std::uint64_t address) {
+              arch::write_slot(tile.payload(pe), held.data_type, slot,
+                               load_element(memory_, address, held.data_type, col & 1));
+              return true;
+            });
+          }
+          if (padded) {
+            for_each_padding_slot(held, [&](std::uint32_t slot) {
+              for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+                if (arch::pe_selected(footprint.pe_mask, pe)) {
+                  arch::write_slot(tile.payload(pe), held.data_type, slot, pad_bits);
+                }
+              }
+            });
+          }
+        });
   return std::nullopt;
 }
 
@@ -540,17 +605,21 @@ MaybeFault Tlsu::store_local(const BlockDescriptor& block) {
   const Footprint footprint{&view, accesses(block, dense), binding.pe_mask, Ownership::EveryPe};
   PTOVP_TRY(preflight(memory_, footprint));
   report(footprint, true);
-  if (footprint.by_rows()) {
-    store_rows(memory_, footprint, source);
-    return std::nullopt;
-  }
-  footprint.walk([&](unsigned pe, std::uint32_t, std::uint32_t col, std::uint32_t slot,
-                     std::uint64_t address) {
-    store_element(memory_, address, view.data_type, col, view.valid_columns,
-                  final_nibble_ == PackedFinalNibble::Zero,
-                  arch::read_slot(source.payload(pe), view.data_type, slot));
-    return true;
-  });
+  defer(std::uint64_t{1} << *index, binding.pe_mask, {}, footprint_range(footprint),
+        [this, &source, view, footprint = footprint](std::uint8_t) mutable {
+          footprint.tile = &view;
+          if (footprint.by_rows()) {
+            store_rows(memory_, footprint, source);
+            return;
+          }
+          footprint.walk([&](unsigned pe, std::uint32_t, std::uint32_t col, std::uint32_t slot,
+                             std::uint64_t address) {
+            store_element(memory_, address, view.data_type, col, view.valid_columns,
+                          final_nibble_ == PackedFinalNibble::Zero,
+                          arch::read_slot(source.payload(pe), view.data_type, slot));
+            return true;
+          });
+        });
   return std::nullopt;
 }
 

@@ -12,10 +12,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <utility>
 
 #include "arch/access_observer.hpp"
 #include "arch/block_descriptor.hpp"
+#include "arch/data_queue.hpp"
 #include "arch/fault.hpp"
 #include "arch/local_tile_file.hpp"
 #include "arch/pe_threads.hpp"
@@ -56,6 +59,10 @@ class Tlsu {
   // The host threads a TLOAD's per-PE payloads are filled on (nullptr: the
   // calling thread); `threads` must outlive the unit's use of it.
   void use_threads(arch::PeThreads* threads) { threads_ = threads; }
+  // Where a Local TLOAD's or TSTORE's payload moves go once the block passed
+  // every check (nullptr: they run at once); every other function drains it
+  // first. `queue` must outlive the unit's use of it.
+  void use_data_queue(arch::DataQueue* queue) { queue_ = queue; }
 
  private:
   arch::MaybeFault load_local(const arch::BlockDescriptor& block);
@@ -82,6 +89,14 @@ class Tlsu {
   // `overwritten` as arch::LocalTile::install.
   arch::LocalTile& commit_destination(const arch::AllocationPlan& plan, const arch::TileInfo& info,
                                       std::uint8_t mask, bool overwritten = false);
+  // GM bytes [first, second).
+  using GmRange = std::pair<std::uint64_t, std::uint64_t>;
+  // work(pes), the values of a checked block for the PEs `pes`: at once, or
+  // queued except for the front end's PEs (DataQueue::front_pes()). It uses
+  // the payloads of the Local registers in `tiles` (a bit each), reads GM
+  // in `read` and writes GM in `written`.
+  void defer(std::uint64_t tiles, std::uint8_t pes, GmRange read, GmRange written,
+             std::function<void(std::uint8_t pes)> work);
   // Tells the observer, if any, the footprint's GM ranges.
   void report(const Footprint& footprint, bool store) const;
 
@@ -93,6 +108,7 @@ class Tlsu {
   std::optional<unsigned> last_destination_;
   arch::AccessObserver* observer_ = nullptr;
   arch::PeThreads* threads_ = nullptr;
+  arch::DataQueue* queue_ = nullptr;
 };
 
 }  // namespace ptovp::tlsu

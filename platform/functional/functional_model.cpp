@@ -1,5 +1,7 @@
 #include "functional/functional_model.hpp"
 
+#include <thread>
+
 #include <fmt/format.h>
 
 #include "cube/block_executor.hpp"
@@ -10,6 +12,12 @@
 namespace ptovp::functional {
 
 namespace {
+
+// Two or more host threads defer the blocks' values to a worker.
+bool deferring(const engine::ModelConfig& config) {
+  const auto threads = static_cast<unsigned>(config.host_threads);
+  return (threads != 0 ? threads : std::thread::hardware_concurrency()) >= 2;
+}
 
 cube::CubeConfig cube_config(numeric::NumericProfile profile) {
   cube::CubeConfig config;
@@ -22,7 +30,8 @@ cube::CubeConfig cube_config(numeric::NumericProfile profile) {
 FunctionalModel::FunctionalModel(const engine::ModelConfig& config, std::ostream& out,
                                  std::ostream& err)
     : config_(config),
-      threads_(static_cast<unsigned>(config.host_threads),
+      // The data queue's worker takes the place of the PE threads.
+      threads_(deferring(config) ? 1 : static_cast<unsigned>(config.host_threads),
                {config.host_pool_min_macs, config.host_pool_min_bytes}),
       state_(config.arch),
       memory_(config.memory_base, config.memory_size),
@@ -60,11 +69,19 @@ FunctionalModel::FunctionalModel(const engine::ModelConfig& config, std::ostream
               {}},
           config.block),
       front_end_(state_, memory_, builder_, out, err, engine::front_end_options(config)),
-      devices_(engine::attach_machine_devices(config.machine, config.uart_output, front_end_, out,
-                                              err)) {
+      devices_(
+          engine::attach_machine_devices(config.machine, config.uart_output, front_end_, out, err)),
+      queue_(state_, deferring(config)) {
   cube_.use_fpatr_backend(*fpatr_);
-  cube_.use_threads(&threads_);
-  tlsu_.use_threads(&threads_);
+  if (queue_.deferred()) {
+    local_.use_data_queue(&queue_);
+    tlsu_.use_data_queue(&queue_);
+    cube_.use_data_queue(&queue_);
+    front_end_.use_data_queue(&queue_);
+  } else {
+    cube_.use_threads(&threads_);
+    tlsu_.use_threads(&threads_);
+  }
   builder_.set_trace_listener([this](std::uint64_t pc, bool end) { mark_region(pc, end); });
 }
 
@@ -101,6 +118,7 @@ arch::MaybeFault FunctionalModel::load(const isa::ProgramImage& image) {
 }
 
 void FunctionalModel::reset() {
+  queue_.drain();
   state_.reset();
   local_.reset();
   shared_.reset();
@@ -119,6 +137,7 @@ engine::RunResult FunctionalModel::run(std::uint64_t max_instructions) {
       result.halt = front_end_.step();
     } catch (const frontend::Stalled& stalled) {
       // The unit changed nothing: unwinding out of the block stop leaves TPC on the stop.
+      queue_.drain();
       result.halt = frontend::stall_halt(front_end_, state_, stalled.reason);
     }
     if (result.halt) break;
@@ -127,6 +146,7 @@ engine::RunResult FunctionalModel::run(std::uint64_t max_instructions) {
       break;
     }
   }
+  queue_.drain();  // the state and memory the caller reads
   result.instructions = front_end_.instructions() - start;
   return result;
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "arch/arch_state.hpp"
+#include "arch/data_queue.hpp"
 #include "arch/local_tile_file.hpp"
 #include "arch/pe_threads.hpp"
 #include "arch/shared_tile_file.hpp"
@@ -113,6 +114,10 @@ class FunctionalModel {
   ActivityCounts activity_;
   std::vector<InstructionRegion> open_regions_;
   std::vector<InstructionRegion> regions_;
+  // With two or more host threads, the blocks' values run on a worker beside
+  // the front end (docs/functional-model.md "Deferred data work"). Last, so
+  // that it finishes its jobs before the units they use go.
+  arch::DataQueue queue_;
 };
 
 }  // namespace ptovp::functional

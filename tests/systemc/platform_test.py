@@ -223,6 +223,76 @@ class Determinism(PlatformCase):
         self.assertTrue(any(e["ph"] == "C" for e in trace["traceEvents"]))
 
 
+# HostThreads: deferred values and the front end's reads of them.
+DRAINS = """\
+# Deferred data work meets the front end: each PE fills an 8x8 U32 input by
+# scalar stores, TLOADs it, TSTOREs it to OUTPUT, reads the stored words back
+# by scalar loads (their sum goes to SUM), then a TLOAD outside memory faults.
+        .equ INPUT, 0x1000        # PE p input at INPUT + p*256
+        .equ OUTPUT, 0x2000       # PE p output at OUTPUT + p*256
+        .equ SUM, 0x3000          # PE p sum at SUM + p*8
+        .equ ROW_BYTES, 32
+
+        .global _start
+_start: BSTART.SYS FALL
+        ssrget 0x26, ->a0         # THREAD_ID: the PE index
+        BSTOP
+        slli a0, 8, ->a1
+        hl.liu INPUT, ->s0
+        add s0, a1, ->s0
+        hl.liu OUTPUT, ->s2
+        add s2, a1, ->s2
+        addi zero, ROW_BYTES, ->s1
+        slli a0, 8, ->a5
+        c.movr s0, ->a4
+        addi zero, 0, ->a3
+fill:   BSTART.STD COND, fill
+        add a5, a3, ->a6
+        swi a6, [a4, 0]
+        addi a4, 4, ->a4
+        addi a3, 1, ->a3
+        setc.nei a3, 64, 0
+        BSTOP
+        BSTART.TLOAD U32
+        B.DIM zero, 8, ->LB0
+        B.DIM zero, 8, ->LB1
+        B.IOR [s0, s1]
+        B.IOT mask=1111, last, ->T<2>
+        BSTOP
+        BSTART.TSTORE U32
+        B.DIM zero, 8, ->LB0
+        B.DIM zero, 8, ->LB1
+        B.IOR [s2, s1]
+        B.IOT T0, mask=1111, last
+        BSTOP
+        BSTART.STD FALL
+        c.movr s2, ->a4
+        addi zero, 0, ->a3
+        addi zero, 0, ->a7
+        BSTOP
+sum:    BSTART.STD COND, sum
+        lwi [a4, 0], ->a6
+        add a7, a6, ->a7
+        addi a4, 4, ->a4
+        addi a3, 1, ->a3
+        setc.nei a3, 64, 0
+        BSTOP
+        BSTART.STD FALL
+        hl.liu SUM, ->a4
+        sd a7, [a4, a0<<3]
+        hl.liu 0x7fff0000, ->s0
+        BSTOP
+        BSTART.TLOAD U32          # outside memory: a data fault
+        B.DIM zero, 8, ->LB0
+        B.DIM zero, 8, ->LB1
+        B.IOR [s0, s1]
+        B.IOT mask=1111, last, ->T<2>
+        BSTOP
+        BSTART.SYS FALL
+        ebreak 0
+"""
+
+
 class HostThreads(PlatformCase):
     """--threads / host.threads: the PEs' work of a block on host threads changes
     no output (docs/performance.md "Host threads")."""
@@ -246,10 +316,13 @@ class HostThreads(PlatformCase):
         written = {kind: open(path, "rb").read() for kind, path in files.items()}
         return result.returncode, result.stdout, written
 
-    def assert_thread_counts_agree(self, image, *extra):
+    def assert_thread_counts_agree(self, image, *extra, status=0):
+        """Returns the functional engine's files at one thread."""
+        first = None
         for engine in ("functional", "systemc"):
             one = self.outputs(image, engine, 1, *extra)
-            self.assertEqual(one[0], 0, one[1])
+            self.assertEqual(one[0], status, one[1])
+            first = first or one[2]
             for threads in (2, 4):
                 with self.subTest(engine=engine, threads=threads):
                     many = self.outputs(image, engine, threads, *extra)
@@ -257,6 +330,7 @@ class HostThreads(PlatformCase):
                     self.assertEqual(many[1], one[1], "stdout")
                     for kind in one[2]:
                         self.assertEqual(many[2][kind], one[2][kind], kind)
+        return first
 
     def test_every_firmware_gives_identical_files_at_1_2_and_4_threads(self):
         inputs = self.path("inputs.bin")
@@ -283,6 +357,23 @@ class HostThreads(PlatformCase):
                 self.assert_thread_counts_agree(
                     self.assemble(source, kind), "--set", "tile.naming=queue", "--load",
                     f"{self.path('input.bin')}@{address}")
+
+    def test_the_front_end_drains_queued_values_before_it_reads_them(self):
+        """Scalar loads read what the queued TSTOREs wrote, and a fault after
+        queued blocks reports as at one thread (docs/functional-model.md,
+        "Deferred data work")."""
+        source = self.path("drains.s")
+        with open(source, "w") as f:
+            f.write(DRAINS)
+        memory = self.assert_thread_counts_agree(self.assemble(source, "drains"), status=100)[
+            "memory"]
+        # PE p stored p * 256 + i for i < 64 and summed it back.
+        sums = [int.from_bytes(memory[0x3000 + 8 * pe:0x3008 + 8 * pe], "little")
+                for pe in range(4)]
+        self.assertEqual(sums, [pe * 256 * 64 + 2016 for pe in range(4)])
+        result = self.ptovp("run", self.assemble(source, "drains"), "--threads", "2")
+        self.assertIn("Fault_DataPage", result.stdout + result.stderr)
+        self.assertIn("0x7fff0000", result.stdout + result.stderr)
 
     def test_a_bad_thread_count_is_a_usage_error(self):
         image = self.assemble(os.path.join(FIRMWARE, "tile_copy", "tile_copy.s"), "copy")

@@ -1,0 +1,126 @@
+// The deferred data work of blocks (docs/functional-model.md "Deferred data
+// work"): jobs run in submission order on the worker, drain() waits for them
+// and raises their status flags, before_tile_change() waits for the jobs that
+// use a register, writes_pending() reports the GM unfinished jobs write, a
+// job's exception reaches the front end, and without a worker every job runs
+// when it is submitted.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "arch/arch_state.hpp"
+#include "arch/data_queue.hpp"
+
+namespace ptovp::arch {
+namespace {
+
+// Holds the worker inside a job until release().
+class Gate {
+ public:
+  void wait() const {
+    while (!open_.load())
+      std::this_thread::yield();
+  }
+  void release() { open_ = true; }
+
+ private:
+  std::atomic<bool> open_{false};
+};
+
+TEST(DataQueue, JobsRunInSubmissionOrderAndDrainRaisesTheirFlags) {
+  ArchState state;
+  DataQueue queue(state, true);
+  ASSERT_TRUE(queue.deferred());
+  std::vector<int> order;  // written by the worker only, read after drain()
+  for (int job = 0; job < 1000; ++job) {
+    queue.submit(
+        [&order, job] {
+          order.push_back(job);
+          return static_cast<std::uint8_t>(job == 700 ? 0x4 : 0);
+        },
+        0);
+  }
+  queue.drain();
+  ASSERT_EQ(order.size(), 1000u);
+  for (int job = 0; job < 1000; ++job)
+    EXPECT_EQ(order[job], job);
+  EXPECT_EQ(state.numeric_flags(), 0x4);
+}
+
+TEST(DataQueue, TheFrontEndKeepsPe3WithAWorkerAndEveryPeWithout) {
+  ArchState state;
+  EXPECT_EQ(DataQueue(state, true).front_pes(), 0b1000);
+  EXPECT_EQ(DataQueue(state, false).front_pes(), kAllPes);
+}
+
+TEST(DataQueue, ATileChangeWaitsForTheJobsThatUseTheRegister) {
+  ArchState state;
+  DataQueue queue(state, true);
+  Gate gate;
+  std::atomic<bool> done{false};
+  queue.submit(
+      [&] {
+        gate.wait();
+        done = true;
+        return std::uint8_t{0};
+      },
+      std::uint64_t{1} << 5);
+  queue.before_tile_change(6);  // another register: no wait
+  EXPECT_FALSE(done.load());
+  std::thread opener([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    gate.release();
+  });
+  queue.before_tile_change(5);
+  EXPECT_TRUE(done.load());
+  opener.join();
+}
+
+TEST(DataQueue, WritesArePendingOnlyInTheirRangeAndUntilTheirJobEnds) {
+  ArchState state;
+  DataQueue queue(state, true);
+  Gate gate;
+  queue.submit(
+      [&] {
+        gate.wait();
+        return std::uint8_t{0};
+      },
+      0, 0x1000, 0x1100);
+  EXPECT_TRUE(queue.writes_pending(0x10F8, 16));
+  EXPECT_TRUE(queue.writes_pending(0x0FF8, 9));
+  EXPECT_FALSE(queue.writes_pending(0x0FF8, 8));
+  EXPECT_FALSE(queue.writes_pending(0x1100, 4));
+  gate.release();
+  queue.drain();
+  EXPECT_FALSE(queue.writes_pending(0x1000, 4));
+}
+
+TEST(DataQueue, AJobsExceptionReachesTheFrontEndAtTheNextWait) {
+  ArchState state;
+  DataQueue queue(state, true);
+  queue.submit([]() -> std::uint8_t { throw std::runtime_error("job failed"); }, 0);
+  EXPECT_THROW(queue.drain(), std::runtime_error);
+}
+
+TEST(DataQueue, WithoutAWorkerEveryJobRunsWhenSubmitted) {
+  ArchState state;
+  DataQueue queue(state, false);
+  EXPECT_FALSE(queue.deferred());
+  bool ran = false;
+  queue.submit(
+      [&] {
+        ran = true;
+        return std::uint8_t{0x1};
+      },
+      ~std::uint64_t{0}, 0, 64);
+  EXPECT_TRUE(ran);
+  EXPECT_EQ(state.numeric_flags(), 0x1);
+  EXPECT_FALSE(queue.writes_pending(0, 64));
+}
+
+}  // namespace
+}  // namespace ptovp::arch
