@@ -438,7 +438,7 @@ LocalTile& Tlsu::commit_destination(const arch::AllocationPlan& plan, const Tile
 }
 
 void Tlsu::defer(std::uint64_t tiles, std::uint8_t pes, GmRange read, GmRange written,
-                 std::function<void(std::uint8_t pes)> work) {
+                 const std::function<void(std::uint8_t pes)>& work) {
   if (queue_ == nullptr) {
     work(pes);
     return;

@@ -96,7 +96,7 @@ class Tlsu {
   // the payloads of the Local registers in `tiles` (a bit each), reads GM
   // in `read` and writes GM in `written`.
   void defer(std::uint64_t tiles, std::uint8_t pes, GmRange read, GmRange written,
-             std::function<void(std::uint8_t pes)> work);
+             const std::function<void(std::uint8_t pes)>& work);
   // Tells the observer, if any, the footprint's GM ranges.
   void report(const Footprint& footprint, bool store) const;
 
