@@ -8,7 +8,8 @@
     sweep.py point OUT.d INDEX         one point (what every backend runs)
 
 Every combination of the images and the values is one point: `ptovp run IMAGE
---quiet --stats ... --set KEY=V ... RUN ARGS`. The sweep writes OUT.d/plan.json
+--quiet --stats ... --set KEY=V ... [--threads 1] RUN ARGS` (one host thread
+per point unless a swept key, RUN ARGS or their --config set host.threads). The sweep writes OUT.d/plan.json
 (the points), each point writes OUT.d/points/INDEX.json (its values, its
 status and, when it ran to its exit, the quantities of scripts/plot_stats.py),
 and `merge` joins them into OUT.csv: one row per point with a column per swept
@@ -64,8 +65,36 @@ def parse_grid(items):
     return keys, values
 
 
+def config_sets_threads(path):
+    """Whether the --config FILE (JSON, nested or flat keys) sets host.threads."""
+    try:
+        with open(path) as f:
+            config = json.load(f)
+    except (OSError, ValueError):
+        return True  # ptovp reports the file; nothing is added to its arguments
+    host = config.get("host") if isinstance(config, dict) else None
+    return "host.threads" in config or (isinstance(host, dict) and "threads" in host)
+
+
+def point_threads(keys, extra):
+    """`--threads 1` unless the sweep or its run arguments choose host.threads: the
+    backends run as many points at once as there are cores, and a second thread per
+    point would only contend for them (docs/performance.md, "Host threads")."""
+    if "host.threads" in keys:
+        return []
+    for i, arg in enumerate(extra):
+        if arg.startswith("--threads") or arg.startswith("host.threads="):
+            return []
+        if arg == "--config" and i + 1 < len(extra) and config_sets_threads(extra[i + 1]):
+            return []
+        if arg.startswith("--config=") and config_sets_threads(arg.partition("=")[2]):
+            return []
+    return ["--threads", "1"]
+
+
 def write_plan(directory, args, extra):
     keys, values = parse_grid(args.grid)
+    extra = point_threads(keys, extra) + extra
     for image in args.images:
         if not os.path.isfile(image):
             fail(f"{image}: no such image")

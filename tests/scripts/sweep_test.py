@@ -10,6 +10,7 @@ failed points failed, show fewer cycles at the higher bandwidth, and
 `sweep.py merge` must rebuild the same CSV from the point files.
 """
 import csv
+import json
 import os
 import shutil
 import subprocess
@@ -33,12 +34,35 @@ def check(condition, message):
         sys.exit(f"FAILED: {message}")
 
 
+def check_point_threads(tmp):
+    """A point gets --threads 1 unless the sweep or its run arguments choose."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    import sweep
+    nested, flat, other = (os.path.join(tmp, name) for name in ("n.json", "f.json", "o.json"))
+    for path, config in ((nested, {"host": {"threads": 2}}), (flat, {"host.threads": 2}),
+                         (other, {"tile": {"naming": "queue"}})):
+        with open(path, "w") as f:
+            json.dump(config, f)
+    cases = [([], [], ["--threads", "1"]),
+             (["tile.capacity"], ["--set", "tile.naming=queue"], ["--threads", "1"]),
+             (["host.threads"], [], []),
+             ([], ["--threads", "2"], []),
+             ([], ["--set", "host.threads=2"], []),
+             ([], ["--config", nested], []),
+             ([], [f"--config={flat}"], []),
+             ([], ["--config", other], ["--threads", "1"])]
+    for keys, extra, expected in cases:
+        got = sweep.point_threads(keys, extra)
+        check(got == expected, f"point_threads({keys}, {extra}) = {got}, expected {expected}")
+
+
 def main():
     ptovp, backend = sys.argv[1:3]
     if backend == "parallel" and not shutil.which("parallel"):
         print("GNU parallel is not installed (Debian package parallel); skipped")
         sys.exit(77)
     with tempfile.TemporaryDirectory() as tmp:
+        check_point_threads(tmp)
         copy = os.path.join(tmp, "tile_copy.elf")
         run([ptovp, "asm", os.path.join(ROOT, "firmware", "tile_copy", "tile_copy.s"), "-o", copy])
         gemm_source, gemm = os.path.join(tmp, "gemm.s"), os.path.join(tmp, "gemm.elf")
@@ -69,6 +93,10 @@ def main():
         for image in ("tile_copy.elf", "gemm.elf"):
             check(ok[(image, "16")] > ok[(image, "64")],
                   f"{image}: {ok[(image, '16')]} cycles at 16 B/cycle, {ok[(image, '64')]} at 64")
+        with open(os.path.join(output + ".d", "points", "1.json")) as f:
+            command = json.load(f)["command"]
+        check(command[-4:] == ["--threads", "1", "--set", "tile.naming=queue"],
+              f"a point runs on one host thread before the run arguments: {command}")
         with open(output + ".csv") as f:
             first = f.read()
         os.remove(output + ".csv")
