@@ -130,19 +130,19 @@ void DataQueue::wait_for(std::uint64_t sequence) {
   if (failed != 0 && failed <= sequence) std::rethrow_exception(w.error);
 }
 
-void DataQueue::drain() {
-  if (!worker_) return;
+void DataQueue::drain_queued() {
   wait_for(submitted_);
   state_.raise_numeric_flags(worker_->flags.exchange(0, std::memory_order_relaxed));
+  drained_ = submitted_;
 }
 
 void DataQueue::before_tile_change(unsigned index) {
   if (worker_) wait_for(tile_user_[index]);
 }
 
-bool DataQueue::writes_pending(std::uint64_t address, std::uint64_t bytes) const {
-  return worker_ && worker_->completed.load(std::memory_order_acquire) < writer_ &&
-         address < write_end_ && write_begin_ < address + bytes;
+bool DataQueue::queued_write_overlaps(std::uint64_t address, std::uint64_t bytes) const {
+  return worker_->completed.load(std::memory_order_acquire) < writer_ && address < write_end_ &&
+         write_begin_ < address + bytes;
 }
 
 }  // namespace ptovp::arch

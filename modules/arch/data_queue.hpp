@@ -51,16 +51,25 @@ class DataQueue {
               std::uint64_t write_end = 0);
 
   // Waits until every queued job ran and raises their status flags; rethrows
-  // the first exception a job threw.
-  void drain();
+  // the first exception a job threw. Inline: the front end asks before many
+  // instructions, and mostly nothing was queued since the last drain.
+  void drain() {
+    if (!drained()) drain_queued();
+  }
+  // Whether nothing was queued since the last drain.
+  bool drained() const { return drained_ == submitted_; }
   // Before the front end installs or releases Local register `index`: waits
   // for the queued jobs that use its payload.
   void before_tile_change(unsigned index);
   // Whether a queued job may still write GM in [address, address + bytes).
-  bool writes_pending(std::uint64_t address, std::uint64_t bytes) const;
+  bool writes_pending(std::uint64_t address, std::uint64_t bytes) const {
+    return writer_ > drained_ && queued_write_overlaps(address, bytes);
+  }
 
  private:
   struct Worker;
+  void drain_queued();
+  bool queued_write_overlaps(std::uint64_t address, std::uint64_t bytes) const;
   // Waits until job `sequence` (1-based, in submission order) ran.
   void wait_for(std::uint64_t sequence);
 
@@ -71,6 +80,7 @@ class DataQueue {
 
   std::unique_ptr<Worker> worker_;
   std::uint64_t submitted_ = 0;
+  std::uint64_t drained_ = 0;  // every job up to this one ran and its flags are raised
   std::array<std::uint64_t, kLocalTileCount> tile_user_{};  // per Local register, its last job
   std::uint64_t writer_ = 0;                                // the last job that writes GM
   std::uint64_t write_begin_ = 0, write_end_ = 0;           // GM the unfinished writers write

@@ -212,7 +212,9 @@ std::optional<Halt> FrontEnd::execute_step() {
   ++instructions_;
   state_.advance_cycle();
   CacheEntry& entry = cache_[(pc >> 1) & (kCacheEntries - 1)];
-  if (queue_ != nullptr && queue_->writes_pending(pc, kFetchWindow)) queue_->drain();
+  // Scalar code between blocks finds the queue drained: one test.
+  const bool queued = queue_ != nullptr && !queue_->drained();
+  if (queued && queue_->writes_pending(pc, kFetchWindow)) queue_->drain();
   if (!cached(entry, pc)) {
     if (MaybeFault failed = fill(entry, pc)) {
       ++attempts_by_form_.back();
@@ -220,8 +222,7 @@ std::optional<Halt> FrontEnd::execute_step() {
     }
   }
   ++attempts_by_form_[entry.form];
-  if (queue_ != nullptr &&
-      (entry.prepared.plan == nullptr || drains_data_queue(entry.prepared.plan->op)))
+  if (queued && (entry.prepared.plan == nullptr || drains_data_queue(entry.prepared.plan->op)))
     queue_->drain();
   host_exit_.reset();
   if (MaybeFault failed = execute(entry.prepared)) {
