@@ -17,32 +17,6 @@ using arch::MaybeFault;
 
 namespace {
 
-// Whether an instruction may touch what queued data work reads or writes
-// (arch::DataQueue): memory, CORE_STATE and the other system state. Register
-// arithmetic, control flow, block commands (a block's unit drains when it
-// needs to), queue manager commands and scalar floating point (its flags are
-// sticky, so they merge with the queue's in any order) do not.
-bool drains_data_queue(Op op) {
-  if (routed_outside_scalar_unit(op)) return true;  // SYS operations, EBREAK, ACRC
-  switch (op) {
-    case Op::NotExecuted:
-    case Op::FrameEntry:
-    case Op::FrameExit:
-    case Op::FrameReturnAddress:
-    case Op::FrameReturnStack:
-    case Op::MemoryCopy:
-    case Op::MemorySet:
-    case Op::Load:
-    case Op::Store:
-    case Op::Prefetch:
-    case Op::Atomic:
-    case Op::Fence:
-    case Op::Assert:
-    case Op::EnterRequest: return true;
-    default: return false;
-  }
-}
-
 // The bytes at a PC the decode cache compares: an instruction and the
 // look-ahead parcel.
 constexpr std::uint64_t kFetchWindow = 16;
@@ -222,7 +196,7 @@ std::optional<Halt> FrontEnd::execute_step() {
     }
   }
   ++attempts_by_form_[entry.form];
-  if (queued && (entry.prepared.plan == nullptr || drains_data_queue(entry.prepared.plan->op)))
+  if (queued && (entry.prepared.plan == nullptr || entry.prepared.plan->drains_data_queue))
     queue_->drain();
   host_exit_.reset();
   if (MaybeFault failed = execute(entry.prepared)) {

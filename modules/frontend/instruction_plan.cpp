@@ -664,6 +664,24 @@ void plan_scalar(const isa::FormInfo& form, FormPlan& plan) {
   }
 }
 
+bool queue_manager(Op op) {
+  return op == Op::QueueMove || op == Op::QueuePop || op == Op::QueuePush;
+}
+
+// Memory, CORE_STATE and the other system state may be what queued data work
+// reads or writes. Register arithmetic, control flow, block commands (a
+// block's unit drains when it needs to), queue manager commands and scalar
+// floating point (its flags are sticky, so they merge with the queue's in any
+// order) are not.
+bool drains_data_queue(Op op) {
+  switch (op_class(op)) {
+    case OpClass::LoadStore:
+    case OpClass::Other: return true;
+    case OpClass::System: return !queue_manager(op);
+    default: return false;
+  }
+}
+
 }  // namespace
 
 InstructionPlans::InstructionPlans(isa::IsaRelease release) {
@@ -671,23 +689,89 @@ InstructionPlans::InstructionPlans(isa::IsaRelease release) {
   plans_.resize(forms.size());
   for (std::size_t i = 0; i < forms.size(); ++i) {
     const isa::FormInfo& form = forms[i];
+    FormPlan& plan = plans_[i];
     if (!isa::in_release(form, release)) continue;
     if (form.catalog == isa::Catalog::Command) {
-      plan_command(form, plans_[i]);
+      plan_command(form, plan);
     } else {
-      plan_scalar(form, plans_[i]);
-      FormPlan& plan = plans_[i];
+      plan_scalar(form, plan);
       plan.front_end_checks = plan.commit_setter || plan.system_block ||
                               plan.op == Op::SetCommitTarget ||
                               routed_outside_scalar_unit(plan.op);  // LSRGET among them
     }
+    plan.drains_data_queue = drains_data_queue(plan.op);
   }
 }
 
 bool routed_outside_scalar_unit(Op op) {
+  // Of the other SYS-class ops, ScalarUnit runs FENCE, ASSERT and ACRE, and the
+  // queue manager commands are block commands.
+  return op_class(op) == OpClass::System && op != Op::Fence && op != Op::Assert &&
+         op != Op::EnterRequest && !queue_manager(op);
+}
+
+std::string_view op_class_name(OpClass cls) {
+  switch (cls) {
+    case OpClass::ScalarAlu: return "scalar ALU";
+    case OpClass::LoadStore: return "load/store";
+    case OpClass::Branch: return "branch";
+    case OpClass::BlockStart: return "block start";
+    case OpClass::HeaderCommand: return "header command";
+    case OpClass::BlockStop: return "block stop";
+    case OpClass::System: return "SYS";
+    case OpClass::Other: break;
+  }
+  return "other";
+}
+
+OpClass op_class(Op op) {
   switch (op) {
-    case Op::Breakpoint:
-    case Op::CloseRequest:
+    case Op::Binary:
+    case Op::BinaryImmediate:
+    case Op::RegisterBinary:
+    case Op::CompressedBinary:
+    case Op::MultiplyAdd:
+    case Op::Pair:
+    case Op::Bitfield:
+    case Op::Move:
+    case Op::MoveImmediate:
+    case Op::AddToPc:
+    case Op::Compare:
+    case Op::CompareImmediate:
+    case Op::CompareLogical:
+    case Op::CompareLogicalImmediate:
+    case Op::Select:
+    case Op::SetCommit:
+    case Op::SetCommitImmediate:
+    case Op::SetCommitLogical:
+    case Op::SetCommitLogicalImmediate:
+    case Op::SetCommitTarget:
+    case Op::SetReturn:
+    case Op::Floating: return OpClass::ScalarAlu;
+    case Op::Load:
+    case Op::Store:
+    case Op::Prefetch:
+    case Op::Atomic:
+    case Op::FrameEntry:
+    case Op::FrameExit:
+    case Op::FrameReturnAddress:
+    case Op::FrameReturnStack:
+    case Op::MemoryCopy:
+    case Op::MemorySet: return OpClass::LoadStore;
+    case Op::Jump:
+    case Op::JumpRegister: return OpClass::Branch;
+    case Op::Start: return OpClass::BlockStart;
+    case Op::ControlAttributes:
+    case Op::DataAttributes:
+    case Op::FpAttributes:
+    case Op::Dimension:
+    case Op::DimensionImmediate:
+    case Op::Hint:
+    case Op::HintTrace:
+    case Op::ScalarBinding:
+    case Op::TileBinding:
+    case Op::SharedBinding: return OpClass::HeaderCommand;
+    case Op::Stop: return OpClass::BlockStop;
     case Op::SystemRegisterGet:
     case Op::SystemRegisterSet:
     case Op::SystemRegisterSwap:
@@ -696,9 +780,18 @@ bool routed_outside_scalar_unit(Op op) {
     case Op::TlbInvalidateAddress:
     case Op::TlbInvalidateAsid:
     case Op::TlbInvalidateAll:
-    case Op::ControlRequest: return true;
-    default: return false;
+    case Op::ControlRequest:
+    case Op::Fence:
+    case Op::Breakpoint:
+    case Op::Assert:
+    case Op::EnterRequest:
+    case Op::CloseRequest:
+    case Op::QueueMove:
+    case Op::QueuePop:
+    case Op::QueuePush: return OpClass::System;
+    case Op::NotExecuted: break;
   }
+  return OpClass::Other;
 }
 
 std::vector<isa::ScalarForm> bound_forms() {

@@ -4,6 +4,7 @@
 // instruction.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -152,6 +153,9 @@ struct FormPlan {
   // ScalarUnit (EBREAK, ACRC, SystemUnit's forms): the scalar hot path tests
   // this one flag.
   bool front_end_checks = false;
+  // Whether the instruction may touch what queued data work reads or writes
+  // (arch::DataQueue; docs/functional-model.md "Deferred data work").
+  bool drains_data_queue = false;
   std::int8_t rd = -1, srcl = -1, srcr = -1, srcd = -1, srcp = -1, rtype = -1, shamt = -1, imm = -1;
   std::int8_t rd1 = -1;  // Op::Pair: the second destination
   // The selectors a form reads or writes without naming them (C.SLLI reads
@@ -195,6 +199,22 @@ std::vector<isa::SemanticHandler> bound_handlers();
 
 // The scalar ops FrontEnd runs itself (EBREAK, ACRC) or hands to SystemUnit.
 bool routed_outside_scalar_unit(Op op);
+
+// What the front end does with an op, the classes `--stats` counts; Other is
+// an op outside the modelled subset. Declared in output order.
+enum class OpClass : std::uint8_t {
+  ScalarAlu,
+  LoadStore,
+  Branch,
+  BlockStart,
+  HeaderCommand,
+  BlockStop,
+  System,
+  Other
+};
+inline constexpr std::size_t kOpClassCount = static_cast<std::size_t>(OpClass::Other) + 1;
+OpClass op_class(Op op);
+std::string_view op_class_name(OpClass cls);
 
 class InstructionPlans {
  public:

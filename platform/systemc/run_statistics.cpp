@@ -23,125 +23,24 @@ std::uint64_t total(const json& counts) {
   return sum;
 }
 
-// The instruction classes, by what the front end does with a form; Other is
-// an attempt that executed nothing (a fetch fault, an illegal or unmodelled
-// form). Declared in output order.
-enum class InstructionClass {
-  ScalarAlu,
-  LoadStore,
-  Branch,
-  BlockStart,
-  HeaderCommand,
-  BlockStop,
-  System,
-  Other
-};
-constexpr std::size_t kInstructionClassCount =
-    static_cast<std::size_t>(InstructionClass::Other) + 1;
-
-std::string_view class_name(InstructionClass cls) {
-  switch (cls) {
-    case InstructionClass::ScalarAlu: return "scalar ALU";
-    case InstructionClass::LoadStore: return "load/store";
-    case InstructionClass::Branch: return "branch";
-    case InstructionClass::BlockStart: return "block start";
-    case InstructionClass::HeaderCommand: return "header command";
-    case InstructionClass::BlockStop: return "block stop";
-    case InstructionClass::System: return "SYS";
-    case InstructionClass::Other: break;
-  }
-  return "other";
-}
-
-InstructionClass instruction_class(frontend::Op op) {
-  using frontend::Op;
-  switch (op) {
-    case Op::Binary:
-    case Op::BinaryImmediate:
-    case Op::RegisterBinary:
-    case Op::CompressedBinary:
-    case Op::MultiplyAdd:
-    case Op::Pair:
-    case Op::Bitfield:
-    case Op::Move:
-    case Op::MoveImmediate:
-    case Op::AddToPc:
-    case Op::Compare:
-    case Op::CompareImmediate:
-    case Op::CompareLogical:
-    case Op::CompareLogicalImmediate:
-    case Op::Select:
-    case Op::SetCommit:
-    case Op::SetCommitImmediate:
-    case Op::SetCommitLogical:
-    case Op::SetCommitLogicalImmediate:
-    case Op::SetCommitTarget:
-    case Op::SetReturn:
-    case Op::Floating: return InstructionClass::ScalarAlu;
-    case Op::Load:
-    case Op::Store:
-    case Op::Prefetch:
-    case Op::Atomic:
-    case Op::FrameEntry:
-    case Op::FrameExit:
-    case Op::FrameReturnAddress:
-    case Op::FrameReturnStack:
-    case Op::MemoryCopy:
-    case Op::MemorySet: return InstructionClass::LoadStore;
-    case Op::Jump:
-    case Op::JumpRegister: return InstructionClass::Branch;
-    case Op::Start: return InstructionClass::BlockStart;
-    case Op::ControlAttributes:
-    case Op::DataAttributes:
-    case Op::FpAttributes:
-    case Op::Dimension:
-    case Op::DimensionImmediate:
-    case Op::Hint:
-    case Op::HintTrace:
-    case Op::ScalarBinding:
-    case Op::TileBinding:
-    case Op::SharedBinding: return InstructionClass::HeaderCommand;
-    case Op::Stop: return InstructionClass::BlockStop;
-    case Op::SystemRegisterGet:
-    case Op::SystemRegisterSet:
-    case Op::SystemRegisterSwap:
-    case Op::LocalStateGet:
-    case Op::CacheMaintenance:
-    case Op::TlbInvalidateAddress:
-    case Op::TlbInvalidateAsid:
-    case Op::TlbInvalidateAll:
-    case Op::ControlRequest:
-    case Op::Fence:
-    case Op::Breakpoint:
-    case Op::Assert:
-    case Op::EnterRequest:
-    case Op::CloseRequest:
-    case Op::QueueMove:
-    case Op::QueuePop:
-    case Op::QueuePush: return InstructionClass::System;
-    case Op::NotExecuted: break;
-  }
-  return InstructionClass::Other;
-}
-
-// Instruction attempts by class (every class, in InstructionClass order) and
+// Instruction attempts by class (every class, in frontend::OpClass order) and
 // by mnemonic, from the front end's counts per form.
 std::pair<json, json> instructions_by_kind(const std::vector<std::uint64_t>& by_form) {
   const auto forms = isa::all_forms();
   const frontend::InstructionPlans& plans = frontend::InstructionPlans::for_release();
-  std::array<std::uint64_t, kInstructionClassCount> classes{};
+  std::array<std::uint64_t, frontend::kOpClassCount> classes{};
   std::map<std::string_view, std::uint64_t> mnemonics;
   for (std::size_t i = 0; i < by_form.size(); ++i) {
     if (by_form[i] == 0) continue;
     const bool formed = i < forms.size();
-    const InstructionClass cls =
-        formed ? instruction_class(plans.plan(forms[i]).op) : InstructionClass::Other;
+    const frontend::OpClass cls =
+        formed ? frontend::op_class(plans.plan(forms[i]).op) : frontend::OpClass::Other;
     classes[static_cast<std::size_t>(cls)] += by_form[i];
     mnemonics[formed ? forms[i].mnemonic : "(undecoded)"] += by_form[i];
   }
   json by_class = json::object();
-  for (std::size_t i = 0; i < kInstructionClassCount; ++i)
-    by_class[std::string(class_name(static_cast<InstructionClass>(i)))] = classes[i];
+  for (std::size_t i = 0; i < frontend::kOpClassCount; ++i)
+    by_class[std::string(frontend::op_class_name(static_cast<frontend::OpClass>(i)))] = classes[i];
   json by_mnemonic = json::object();
   for (const auto& [mnemonic, count] : mnemonics)
     by_mnemonic[std::string(mnemonic)] = count;
