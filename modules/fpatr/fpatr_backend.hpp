@@ -47,7 +47,8 @@ class Backend {
   // PE order.
   virtual bool concurrent() const { return false; }
   // Why the backend's results can no longer be trusted (checked: the first
-  // difference, as a report); the engines stop the run when it is set.
+  // difference, as a report); the engines stop the run when it is set. The
+  // reference stays valid for the backend's lifetime.
   virtual const std::optional<std::string>& failure() const {
     static const std::optional<std::string> kNone;
     return kNone;

@@ -40,6 +40,7 @@ FunctionalModel::FunctionalModel(const engine::ModelConfig& config, std::ostream
       fabric_(shared_),
       tlsu_(memory_, local_, fabric_, config.packed_final_nibble),
       fpatr_(fpatr::make_backend(config.fpatr_backend)),
+      fpatr_failure_(fpatr_->failure()),
       cube_(local_, fabric_, state_, cube_config(config.profile)),
       builder_(
           state_,
@@ -141,8 +142,8 @@ engine::RunResult FunctionalModel::run(std::uint64_t max_instructions) {
       result.halt = frontend::stall_halt(front_end_, state_, stalled.reason);
     }
     if (result.halt) break;
-    if (fpatr_->failure()) {
-      result.fpatr_failure = fpatr_->failure();
+    if (fpatr_failure_) {
+      result.fpatr_failure = fpatr_failure_;
       break;
     }
   }

@@ -107,6 +107,8 @@ class FunctionalModel {
   fabric::Fabric fabric_;
   tlsu::Tlsu tlsu_;
   std::unique_ptr<fpatr::Backend> fpatr_;
+  // The backend's failure, read after every step without a virtual call.
+  const std::optional<std::string>& fpatr_failure_;
   cube::Cube cube_;
   block_builder::BlockBuilder builder_;
   frontend::FrontEnd front_end_;
