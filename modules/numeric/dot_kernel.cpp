@@ -256,11 +256,11 @@ __attribute__((noinline)) void deal_lines(const T* __restrict source, T* __restr
 // `padded_lines`. value(line, k, raw) converts one element; `widen`, when
 // given, converts contiguous runs of raw elements instead, and the result says
 // whether it did; `transpose`, when given, moves 8 x 8 blocks of B (T-sized
-// units).
+// units) and `deal4` deals B's runs of 4 (deal_lines<4> when not given).
 template <typename T, typename Value>
 bool pack_panels(const OperandView& v, bool a_side, std::size_t padded_lines, std::size_t depth,
                  PooledVector<T>& out, Value value, dot_detail::Widener<T> widen = nullptr,
-                 Transpose8 transpose = nullptr) {
+                 Transpose8 transpose = nullptr, dot_detail::Dealer<T> deal4 = nullptr) {
   const std::size_t block = a_side ? 1 : kNR;
   // kNR is a constant: no division per line.
   auto line_term = [&](std::size_t i) {
@@ -377,6 +377,8 @@ bool pack_panels(const OperandView& v, bool a_side, std::size_t padded_lines, st
             for (std::size_t k = 0; k < rows; k += stride) {
               if (stride == 2) {
                 deal_lines<2>(source + offset[k], target + (k0 + k) * kNR);
+              } else if (deal4 != nullptr) {
+                deal4(source + offset[k], target + (k0 + k) * kNR);
               } else {
                 deal_lines<4>(source + offset[k], target + (k0 + k) * kNR);
               }
@@ -632,7 +634,8 @@ void pack_float_side(const OperandView& v, const std::optional<OperandView>& sca
           v, a_side, padded(a_side, lines), k, out,
           [&](std::size_t, std::size_t, std::uint32_t raw) { return convert(raw); },
           simd && widens ? dot_detail::widen_avx2 : nullptr,
-          simd ? transpose8(sizeof(float)) : nullptr);
+          simd ? transpose8(sizeof(float)) : nullptr,
+          simd ? dot_detail::deal4_float_avx2 : nullptr);
       return;
     }
     const float* e8m0 = dot_detail::lane_table(DataType::E8M0);  // 0xFF is NaN
@@ -648,7 +651,7 @@ void pack_float_side(const OperandView& v, const std::optional<OperandView>& sca
           return convert(raw) * scales.at(i, kk);
         },
         simd && is_table_lane(v.type) ? dot_detail::widen_avx2 : nullptr,
-        simd ? transpose8(sizeof(float)) : nullptr);
+        simd ? transpose8(sizeof(float)) : nullptr, simd ? dot_detail::deal4_float_avx2 : nullptr);
     if (widened) apply_scales(out, a_side, lines, k, scales);
   });
 }
@@ -756,7 +759,7 @@ void pack_int16_side(const OperandView& v, bool a_side, std::size_t lines, std::
       [&](std::size_t, std::size_t, std::uint32_t raw) {
         return static_cast<std::int16_t>(integer_word(v.type, raw));
       },
-      dot_detail::widen_int16_avx2, transpose8(sizeof(std::int16_t)));
+      dot_detail::widen_int16_avx2, transpose8(sizeof(std::int16_t)), dot_detail::deal4_int16_avx2);
 }
 
 template <typename T>

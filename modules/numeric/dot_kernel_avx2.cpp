@@ -175,6 +175,49 @@ void hif4_run_scales_avx2(std::uint32_t word, float base, float* out) {
   }
 }
 
+void deal4_int16_avx2(const std::int16_t* source, std::int16_t* target) {
+  // Lines 2j and 2j + 1 per register; interleaving words twice leaves units
+  // 0-1 and 2-3 of four lines side by side, and the quadword halves are the
+  // panel rows.
+  __m128i pair[4];
+#pragma GCC unroll 4
+  for (std::size_t j = 0; j < 4; ++j)
+    pair[j] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(source + 8 * j));
+  __m128i quad[4];
+#pragma GCC unroll 2
+  for (std::size_t h = 0; h < 2; ++h) {
+    const __m128i even = _mm_unpacklo_epi16(pair[2 * h], pair[2 * h + 1]);  // lines 4h, 4h + 2
+    const __m128i odd = _mm_unpackhi_epi16(pair[2 * h], pair[2 * h + 1]);   // 4h + 1, 4h + 3
+    quad[2 * h] = _mm_unpacklo_epi16(even, odd);                            // units 0, 1
+    quad[2 * h + 1] = _mm_unpackhi_epi16(even, odd);                        // units 2, 3
+  }
+#pragma GCC unroll 2
+  for (std::size_t u = 0; u < 2; ++u) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(target + 2 * u * kNR),
+                     _mm_unpacklo_epi64(quad[u], quad[u + 2]));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(target + (2 * u + 1) * kNR),
+                     _mm_unpackhi_epi64(quad[u], quad[u + 2]));
+  }
+}
+
+void deal4_float_avx2(const float* source, float* target) {
+  // Register j holds lines j and j + 4; a 4 x 4 transpose in each half.
+  __m256 line[4];
+#pragma GCC unroll 4
+  for (std::size_t j = 0; j < 4; ++j) {
+    line[j] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(source + 4 * j)),
+                                   _mm_loadu_ps(source + 4 * (j + 4)), 1);
+  }
+  const __m256 low01 = _mm256_unpacklo_ps(line[0], line[1]);   // units 0, 1 of lines 0, 1
+  const __m256 high01 = _mm256_unpackhi_ps(line[0], line[1]);  // units 2, 3
+  const __m256 low23 = _mm256_unpacklo_ps(line[2], line[3]);
+  const __m256 high23 = _mm256_unpackhi_ps(line[2], line[3]);
+  _mm256_storeu_ps(target, _mm256_shuffle_ps(low01, low23, 0x44));
+  _mm256_storeu_ps(target + kNR, _mm256_shuffle_ps(low01, low23, 0xEE));
+  _mm256_storeu_ps(target + 2 * kNR, _mm256_shuffle_ps(high01, high23, 0x44));
+  _mm256_storeu_ps(target + 3 * kNR, _mm256_shuffle_ps(high01, high23, 0xEE));
+}
+
 void widen_int16_avx2(DataType type, const std::uint8_t* data, std::size_t first, std::size_t count,
                       std::int16_t* out) {
   std::size_t i = 0;

@@ -117,6 +117,11 @@ template <typename T>
 using Widener = void (*)(DataType type, const std::uint8_t* data, std::size_t first,
                          std::size_t count, T* out);
 
+// Deals 8 lines of 4 consecutive units into 4 panel rows: unit 4j + t of
+// `source` goes to unit j of row t (target + t * kNR), for j < 8.
+template <typename T>
+using Dealer = void (*)(const T* source, T* target);
+
 // The AVX2+FMA+F16C back end (dot_kernel_avx2.cpp); callers check the CPU.
 void float_tiles_avx2(const Panels<float>& panels);
 void wrap_tiles_avx2(const Panels<std::uint32_t>& panels);
@@ -127,6 +132,9 @@ void int16_tiles_avx2(const Panels<std::int16_t, std::uint32_t>& panels);
 // lane_table (gathers).
 void widen_avx2(DataType type, const std::uint8_t* data, std::size_t first, std::size_t count,
                 float* out);
+// Dealer for the CUBE_M32 CELL rows of 8-bit lanes (4 to a 32-bit unit).
+void deal4_int16_avx2(const std::int16_t* source, std::int16_t* target);
+void deal4_float_avx2(const float* source, float* target);
 // The 16 run scales of a HiF4 scale word whose E6M2 base is `base`:
 // base * 2^(bit[8 + r/2] + bit[16 + r]) for run r of 4 lanes.
 void hif4_run_scales_avx2(std::uint32_t word, float base, float* out);
