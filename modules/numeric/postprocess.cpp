@@ -6,6 +6,7 @@
 #include "numeric/encoders.hpp"
 #include "numeric/encoders_impl.hpp"
 #include "numeric/error.hpp"
+#include "numeric/requantize.hpp"
 #include "numeric/value_codec.hpp"
 
 namespace ptovp::numeric {
@@ -114,6 +115,17 @@ std::uint64_t floating_negative_zero(DataType type) {
 
 const Dyadic kZero{};
 
+// Whether the AVX2 requantization runs here: built with it, and the same CPU
+// check as the dot kernels' back end (dot_kernel.cpp).
+bool requantize_available() {
+#if defined(PTOVP_HAVE_AVX2_KERNEL)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  return avx2;
+#else
+  return false;
+#endif
+}
+
 }  // namespace
 
 const PreQuantModeInfo* find_pre_quant_mode(unsigned code) {
@@ -130,7 +142,9 @@ PostProcess::PostProcess(unsigned pre_quant_mode, unsigned relu_mode, DataType a
       accumulator_(accumulator),
       encoder_(require_accumulator(*mode_, accumulator)),
       control_(effective_control(*mode_, datr)),
-      kernel_(select_kernel(pre_quant_mode)) {
+      kernel_(select_kernel(pre_quant_mode)),
+      requantizes_(accumulator == DataType::S32 && mode_->parameter == ParameterKind::Scale &&
+                   mode_->offset_width != 0 && encoder_.is_integer() && requantize_available()) {
   if (relu_mode > kReluVector) {
     throw IllegalFieldValue("B.FPATR ReluMode", relu_mode, "ReluMode is 0..3");
   }
@@ -271,7 +285,47 @@ std::uint8_t PostProcess::row(const std::uint32_t* values, std::size_t n,
   const Dyadic* a = alpha != nullptr ? alpha : &kZero;
   const std::size_t q_step = quant != nullptr && quant_per_column ? 1 : 0;
   const std::size_t a_step = alpha != nullptr && alpha_per_column ? 1 : 0;
+  const std::size_t whole = n & ~std::size_t{3};
+  std::uint8_t flags = 0;
+  if (requantizes_ && q_step == 0 && a_step == 0 && whole != 0 &&
+      requantize(values, whole, *q, *a, out, flags)) {
+    return flags | kernel_(*this, values + whole, n - whole, q, 0, a, 0, out + whole);
+  }
   return kernel_(*this, values, n, q, q_step, a, a_step, out);
+}
+
+bool PostProcess::requantize(const std::uint32_t* values, std::size_t n,
+                             const QuantParameter& quant, const Dyadic& alpha, std::uint64_t* out,
+                             std::uint8_t& flags) const {
+#if defined(PTOVP_HAVE_AVX2_KERNEL)
+  using requantize_detail::kMultiplierLimit;
+  using requantize_detail::Multiplier;
+  // Decoded FP19 parameters always fit; any other dyadic takes the row loop.
+  auto narrow = [](const Dyadic& m, Multiplier& to) {
+    if (m.negative || m.significand >= kMultiplierLimit) return false;
+    to = {static_cast<std::uint32_t>(m.significand), m.exponent};
+    return true;
+  };
+  requantize_detail::Requantization q;
+  if (!narrow(quant.scale, q.positive) ||
+      !narrow(select_multiplier(true, quant, alpha), q.negative)) {
+    return false;
+  }
+  const IntegerDestination destination =
+      encoder_detail::integer_destination(info(encoder_.type()).lane_bits, true);
+  q.rounds_up = kMagnitudeRoundsUp[static_cast<unsigned>(control_.rounding)];
+  q.intermediate_maximum = (std::int64_t{1} << (mode_->offset_width - 1)) - 1;
+  q.offset = quant.offset;
+  q.minimum = destination.minimum64;
+  q.maximum = destination.maximum64;
+  q.mask = destination.mask;
+  q.saturate = control_.saturate;
+  flags = requantize_detail::requantize_avx2(q, values, n, out);
+  return true;
+#else
+  (void)values, (void)n, (void)quant, (void)alpha, (void)out, (void)flags;
+  return false;
+#endif
 }
 
 // Flattened: every step of the element function inlines into the loop.

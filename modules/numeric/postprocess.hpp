@@ -119,6 +119,10 @@ class PostProcess {
   static Encoded encode(const Block& block, const Value& value, std::int32_t offset);
   const Dyadic& select_multiplier(bool negative, const QuantParameter& quant,
                                   const Dyadic& alpha) const;
+  // row() of whole groups of four words through the AVX2 requantization, for
+  // one quant parameter and alpha whose multipliers it holds; false if not.
+  bool requantize(const std::uint32_t* values, std::size_t n, const QuantParameter& quant,
+                  const Dyadic& alpha, std::uint64_t* out, std::uint8_t& flags) const;
   Encoded special(const DecodedValue& source) const;
 
   const PreQuantModeInfo* mode_;
@@ -127,6 +131,8 @@ class PostProcess {
   DestinationEncoder encoder_;
   NumericControl control_;
   RowKernel kernel_;
+  // S32 words to an integer destination with an offset, on an AVX2 host.
+  bool requantizes_;
 };
 
 // The element function with raw parameter words, as the conformance vectors

@@ -249,6 +249,67 @@ void post_differential(const Family& family, unsigned seed) {
 TEST(OracleDifferential, PostProcessIntegerRequant) {
   post_differential({"integer requant", {2, 3, 17, 18, 19, 20, 23, 24}}, 20);
 }
+// PostProcess::row over whole rows of the S32 requantization modes with one
+// parameter (the AVX2 pass on hosts that have it, groups of four words, the
+// row loop for the rest): every word and the OR of the flags against the
+// oracle. Scales span every FP19 binade (shift limits) or are powers of two
+// (exact ties); words include the S32 extremes and odd multiples that tie.
+TEST(OracleDifferential, PostProcessRequantizationRows) {
+  std::mt19937_64 rng(25);
+  constexpr unsigned kModes[] = {2, 3, 17, 18, 19, 20};
+  constexpr std::uint32_t kEdges[] = {0,          1,   0xFFFFFFFF, 0x7FFFFFFF, 0x80000000,
+                                      0x80000001, 255, 256,        0xFFFFFF00, 0xFFFFFEFF};
+  constexpr Mode kByCode[] = {Mode::RNE, Mode::RNE, Mode::RTZ, Mode::RTM,
+                              Mode::RTP, Mode::RNA, Mode::RTO, Mode::RHB};
+  auto fp19 = [&]() -> std::uint32_t {
+    switch (rng() % 4) {
+      case 0:
+        return static_cast<std::uint32_t>(1 + rng() % 254) << 10 |
+               static_cast<std::uint32_t>(rng() & 0x3FF);
+      case 1: return static_cast<std::uint32_t>(127 - rng() % 45) << 10;  // 2^-s
+      default: return random_fp19(rng);
+    }
+  };
+  for (std::size_t row = 0; row < oracle::case_count() / 25; ++row) {
+    const unsigned m = kModes[rng() % std::size(kModes)];
+    const unsigned relu = static_cast<unsigned>(rng() % 4);
+    const unsigned width = oracle::offset_width(m);
+    const std::uint32_t scale = fp19();
+    const std::uint64_t q = std::uint64_t{scale} << 13 | (rng() & ((std::uint64_t{1} << width) - 1))
+                                                             << 37;
+    // An odd multiple of half the unit a power-of-two scale 2^-s keeps: a tie.
+    const int s = 127 - static_cast<int>(scale >> 10);
+    const unsigned tie_shift = (scale & 0x3FF) == 0 && s >= 1 && s <= 22 ? s - 1 : 0;
+    const std::uint64_t r = relu >= 2 && rng() % 8 != 0 ? fp19() : 0;
+    const unsigned rmode_code = static_cast<unsigned>(rng() % 8);
+    const bool sat = (rng() & 1) != 0;
+    const PostProcess post(m, relu, DataType::S32, {static_cast<RoundingMode>(rmode_code), sat});
+    const QuantParameter quant = post.quant_parameter(q);
+    const Dyadic alpha = relu >= 2 ? decode_activation_parameter(r) : Dyadic{};
+    std::vector<std::uint32_t> words(1 + rng() % 37);
+    for (std::uint32_t& w : words) {
+      const unsigned pick = static_cast<unsigned>(rng() % 8);
+      w = pick == 0   ? kEdges[rng() % std::size(kEdges)]
+          : pick == 1 ? (static_cast<std::uint32_t>(2 * (rng() % 512) + 1) << tie_shift) *
+                            ((rng() & 1) != 0 ? 1u : 0xFFFFFFFFu)
+                      : random_accumulator(rng, false);
+    }
+    std::vector<std::uint64_t> out(words.size());
+    const std::uint8_t flags =
+        post.row(words.data(), words.size(), &quant, false, &alpha, false, out.data());
+    unsigned expected_flags = 0;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      const oracle::Result expected = oracle::post_process(
+          words[i], m, relu, Type::S32, q, r, oracle::effective_mode(m, kByCode[rmode_code]), sat);
+      ASSERT_EQ(out[i], expected.bits)
+          << "mode " << m << " relu " << relu << " v " << std::hex << words[i] << " q " << q
+          << " r " << r << std::dec << " rmode " << rmode_code << " sat " << sat;
+      expected_flags |= expected.flags;
+    }
+    ASSERT_EQ(flags, expected_flags) << "mode " << m << " row " << row;
+  }
+}
+
 TEST(OracleDifferential, PostProcessBinary16Conversion) {
   post_differential({"FP16/BF16", {1, 4, 5, 16, 32, 33, 34, 35, 36, 39}}, 21);
 }

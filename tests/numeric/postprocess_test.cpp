@@ -343,6 +343,33 @@ TEST(PostProcess, RowMatchesElementsAndPacksS4) {
   EXPECT_EQ(bytes[2], static_cast<std::uint8_t>(out[4]));  // odd tail: high nibble 0
 }
 
+// REQ8 over a row of eight words (two groups of four for the AVX2 pass):
+// scale 0.5 ties at every odd word (RNE to even), S9 clamps at -256 / 255
+// before the offset, then S8 clamps with Sat or wraps without.
+TEST(PostProcess, Req8RowRoundsTiesClampsAndWraps) {
+  const std::vector<std::uint32_t> words{1,    3,          0xFFFFFFFF, 0xFFFFFFFD,
+                                         1000, 0xFFFFFC18, 0x80000000, 5};
+  const std::uint64_t word = pack_quant_parameter(0x1F800, 3, 9);  // 0.5, offset +3
+  std::vector<std::uint64_t> out(words.size());
+  const PostProcess saturating(3, 0, DataType::S32, {RoundingMode::None, true});
+  const QuantParameter quant = saturating.quant_parameter(word);
+  EXPECT_EQ(saturating.row(words.data(), words.size(), &quant, false, nullptr, false, out.data()),
+            kFlagsOverflow);
+  // 0.5 -> 0, 1.5 -> 2, -0.5 -> 0, -1.5 -> -2, 500 -> 255, -500 -> -256, -2^30 -> -256, 2.5 -> 2.
+  EXPECT_EQ(out, (std::vector<std::uint64_t>{3, 5, 3, 1, 0x7F, 0x80, 0x80, 5}));
+  const PostProcess wrapping(3, 0, DataType::S32, {RoundingMode::RNE, false});
+  EXPECT_EQ(wrapping.row(words.data(), words.size(), &quant, false, nullptr, false, out.data()),
+            kFlagsOverflow);
+  EXPECT_EQ(out, (std::vector<std::uint64_t>{3, 5, 3, 1, 258 & 0xFF, 0x03, 0x03, 5}));
+  // Exact and in range: no flag. ReLU zeroes the negative words.
+  const std::vector<std::uint32_t> even{2, 4, 0xFFFFFFFE, 8};
+  const PostProcess relu(3, 1, DataType::S32, {RoundingMode::RNE, true});
+  EXPECT_EQ(relu.row(even.data(), even.size(), &quant, false, nullptr, false, out.data()), 0);
+  EXPECT_EQ(out[0], 4u);
+  EXPECT_EQ(out[2], 3u);
+  EXPECT_EQ(out[3], 7u);
+}
+
 // A QuantParameter or alpha may hold any dyadic, not only a decoded FP19
 // value: a product that leaves 64-bit words takes the 128-bit path, with the
 // same results as the reference helpers (the S32 wrap keeps its low bits).
