@@ -1,6 +1,7 @@
 #include "tlsu/tlsu.hpp"
 
 #include <algorithm>
+#include <array>
 #include <utility>
 #include <vector>
 
@@ -312,14 +313,36 @@ MaybeFault cas_operands(const arch::LocalTileFile& local, const BlockDescriptor&
 }
 
 // Calls visit(slot) for every CELL padding slot of a CUBE tile: valid rows
-// pad their columns past the valid region, the other rows every column.
+// pad their columns past the valid region, the other rows every column. The
+// same padded shapes (MX scale tiles, edge tiles) come back block after
+// block: the slots of the last few are kept, per thread.
 template <typename Visit>
 void for_each_padding_slot(const TileInfo& info, Visit&& visit) {
-  for (std::uint32_t row = 0; row < info.rows; ++row) {
-    const std::uint32_t first = row < info.valid_rows ? info.valid_columns : 0;
-    for (std::uint32_t col = first; col < info.columns; ++col)
-      visit(arch::storage_index(info, row, col));
+  struct Shape {
+    bool valid = false;
+    TileInfo tile;
+    std::vector<std::uint32_t> slots;
+  };
+  thread_local std::array<Shape, 4> shapes;
+  thread_local std::size_t next = 0;
+  const auto kept = std::find_if(shapes.begin(), shapes.end(),
+                                 [&](const Shape& s) { return s.valid && s.tile == info; });
+  Shape& shape = kept != shapes.end() ? *kept : shapes[next];
+  if (kept == shapes.end()) {
+    next = (next + 1) % shapes.size();
+    shape = {true, info, {}};
+    // A slot is a row term plus a column term (arch::storage_index).
+    thread_local std::vector<std::uint32_t> row_terms, column_terms;
+    arch::storage_row_terms(info, info.rows, row_terms);
+    arch::storage_column_terms(info, info.columns, column_terms);
+    for (std::uint32_t row = 0; row < info.rows; ++row) {
+      const std::uint32_t first = row < info.valid_rows ? info.valid_columns : 0;
+      for (std::uint32_t col = first; col < info.columns; ++col)
+        shape.slots.push_back(row_terms[row] + column_terms[col]);
+    }
   }
+  for (const std::uint32_t slot : shape.slots)
+    visit(slot);
 }
 
 // The GM bytes a preflighted Local footprint covers, [begin, end): each PE's
@@ -542,7 +565,9 @@ MaybeFault Tlsu::load_local(const BlockDescriptor& block) {
               return true;
             });
           }
-          if (padded) {
+          // A tile with padding slots does not fill its payload, which was
+          // zeroed above: zero padding is already in place.
+          if (padded && pad_bits != 0) {
             for_each_padding_slot(held, [&](std::uint32_t slot) {
               for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
                 if (arch::pe_selected(footprint.pe_mask, pe)) {

@@ -162,32 +162,36 @@ TEST(TlsuRoundTrip, CubeLayoutsMatchIndependentStorageIndices) {
       const unsigned bits = bits_of(type);
       const unsigned cell_rows = arch::cube_cell_rows(code.layout, type);
       const unsigned cell_cols = arch::cube_cell_columns(code.layout, type);
-      for (unsigned pe = 0; pe < 4; ++pe) {
-        for (unsigned r = 0; r < info.rows; ++r) {
-          for (unsigned c = 0; c < info.columns; ++c) {
-            // Independent slot: CELL order and inner order per docs/state-model.md "Tiles".
-            unsigned slot = 0;
-            if (code.layout == arch::Layout::CubeN8) {
-              slot = ((c / 8) * info.cube_k_repeat + r / cell_rows) * cell_rows * 8 +
-                     (c % 8) * cell_rows + r % cell_rows;
-            } else {
-              unsigned ic = c % cell_cols;
-              if (code.layout == arch::Layout::CubeM16 && bits == 4 && ic >= 4 && ic < 12) {
-                ic = ic < 8 ? ic + 4 : ic - 4;
+      auto expect_loaded = [&](const arch::LocalTile& loaded, arch::PadValue pad) {
+        for (unsigned pe = 0; pe < 4; ++pe) {
+          for (unsigned r = 0; r < info.rows; ++r) {
+            for (unsigned c = 0; c < info.columns; ++c) {
+              // Independent slot: CELL order and inner order per docs/state-model.md "Tiles".
+              unsigned slot = 0;
+              if (code.layout == arch::Layout::CubeN8) {
+                slot = ((c / 8) * info.cube_k_repeat + r / cell_rows) * cell_rows * 8 +
+                       (c % 8) * cell_rows + r % cell_rows;
+              } else {
+                unsigned ic = c % cell_cols;
+                if (code.layout == arch::Layout::CubeM16 && bits == 4 && ic >= 4 && ic < 12) {
+                  ic = ic < 8 ? ic + 4 : ic - 4;
+                }
+                // M32 row blocks follow all column CELLs of the block above.
+                const unsigned column_cells = (valid_cols + cell_cols - 1) / cell_cols;
+                slot = ((r / cell_rows) * column_cells + c / cell_cols) * cell_rows * cell_cols +
+                       (r % cell_rows) * cell_cols + ic;
               }
-              // M32 row blocks follow all column CELLs of the block above.
-              const unsigned column_cells = (valid_cols + cell_cols - 1) / cell_cols;
-              slot = ((r / cell_rows) * column_cells + c / cell_cols) * cell_rows * cell_cols +
-                     (r % cell_rows) * cell_cols + ic;
+              const std::uint64_t expected =
+                  r < code.rows && c < valid_cols
+                      ? gm_element(core.memory, 0x2000, stride, r, c, type)
+                      : arch::pad_bits(pad, type);
+              ASSERT_EQ(arch::read_slot(loaded.payload(pe), type, slot), expected)
+                  << numeric::name(type) << " " << arch::name(code.layout) << " " << r << "," << c;
             }
-            const std::uint64_t expected = r < code.rows && c < valid_cols
-                                               ? gm_element(core.memory, 0x2000, stride, r, c, type)
-                                               : arch::pad_bits(arch::PadValue::Max, type);
-            ASSERT_EQ(arch::read_slot(tile.payload(pe), type, slot), expected)
-                << numeric::name(type) << " " << arch::name(code.layout) << " " << r << "," << c;
           }
         }
-      }
+      };
+      expect_loaded(tile, arch::PadValue::Max);
       BlockDescriptor store = block(TlsuFunction::TStore, type);
       datr(store, code.store, 3);
       store.datr.data_type = arch::kDataTypeNoneCode;
@@ -202,6 +206,13 @@ TEST(TlsuRoundTrip, CubeLayoutsMatchIndependentStorageIndices) {
                     gm_element(core.memory, 0x2000, stride, r, c, type));
         }
       }
+      // The same shape with PadValue Zero into the next register of the hand,
+      // whose recycled storage may hold the Max padding: every padding slot
+      // (the TLSU keeps the slots of recent padded shapes) reads as zero.
+      datr(load, code.load, 0);
+      fault = core.run(load);
+      ASSERT_FALSE(fault) << fault->describe();
+      expect_loaded(core.local.at(33), arch::PadValue::Zero);
     }
   }
 }
