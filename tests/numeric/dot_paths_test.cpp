@@ -267,6 +267,52 @@ TEST(DotSpecials, InvalidEncodingsAreNaN) {
   EXPECT_EQ(run_all(p), std::vector<std::uint32_t>{kNaN});
 }
 
+// Every code of the 8-bit floating lanes widens to its exact value (or NaN)
+// on each back end, as A rows and as B columns (runs of 16 and a tail of 8),
+// plain and MX-scaled (every scale class: 2^-127, 1, the largest that still
+// folds with 2^8, beyond it, 2^127 which overflows 448, NaN). The reference
+// decodes each code from the format; a few values are stated outright.
+TEST(DotSpecials, EveryEightBitFloatCodeWidensExactly) {
+  constexpr std::size_t kCodes = 256, kDepth = 40;
+  constexpr std::uint64_t kOne = 0x3F800000;
+  for (DataType type : {DataType::E4M3, DataType::E5M2, DataType::HiF8}) {
+    SCOPED_TRACE(name(type));
+    Problem rows;  // code r in row r of A
+    rows.a = Matrix{type, kCodes, kDepth, std::vector<std::uint64_t>(kCodes * kDepth, 0)};
+    rows.b = Matrix{DataType::FP32, kDepth, 1, std::vector<std::uint64_t>(kDepth, kOne)};
+    Problem columns;  // code c in column c of B
+    columns.a = Matrix{DataType::FP32, 1, kDepth, std::vector<std::uint64_t>(kDepth, kOne)};
+    columns.b = Matrix{type, kDepth, kCodes, std::vector<std::uint64_t>(kDepth * kCodes, 0)};
+    for (std::size_t code = 0; code < kCodes; ++code) {
+      rows.a.raw[code * kDepth + code % kDepth] = code;
+      columns.b.raw[(code % kDepth) * kCodes + code] = code;
+    }
+    expect_paths_agree(rows, "A rows");
+    expect_paths_agree(columns, "B columns");
+    if (type == DataType::E4M3) {
+      const std::vector<std::uint32_t> d = run_all(rows);
+      EXPECT_EQ(d[0x01], 0x3B000000u);  // 2^-9
+      EXPECT_EQ(d[0x7E], 0x43E00000u);  // 448
+      EXPECT_EQ(d[0xFE], 0xC3E00000u);  // -448
+      EXPECT_EQ(d[0x7F], kNaN);
+      EXPECT_EQ(d[0xFF], kNaN);
+      EXPECT_EQ(d[0x80], 0u);  // -0 x 1 + 0
+    }
+    if (type == DataType::HiF8) continue;  // not an MX lane
+    constexpr std::uint64_t kScales[] = {0x00, 0x7F, 0xF6, 0xF7, 0xFE, 0xFF, 0x70};
+    Problem scaled;
+    scaled.a = Matrix{type, kCodes, 2 * 32, std::vector<std::uint64_t>(kCodes * 64, 0)};
+    scaled.sa = Matrix{DataType::E8M0, kCodes, 2, std::vector<std::uint64_t>(kCodes * 2)};
+    scaled.b = Matrix{DataType::FP16, 64, 1, std::vector<std::uint64_t>(64, 0x3C00)};
+    for (std::size_t code = 0; code < kCodes; ++code) {
+      scaled.a.raw[code * 64 + code % 64] = code;
+      scaled.sa->raw[code * 2] = kScales[code % std::size(kScales)];
+      scaled.sa->raw[code * 2 + 1] = kScales[(code + 3) % std::size(kScales)];
+    }
+    expect_paths_agree(scaled, "MX-scaled A rows");
+  }
+}
+
 // The kernels clear FTZ/DAZ and select RNE for the call, then restore the
 // caller's state.
 TEST(DotEnvironment, FtzDazAndRoundingModeOfTheCallerDoNotLeakIn) {
