@@ -162,10 +162,13 @@ struct Cube::Block {
   std::array<numeric::DotOperands, arch::kPeCount> views;
   std::array<std::array<ViewShape, 7>, arch::kPeCount> shapes;  // a, b, a/b scale, c, cscale, bias
   std::array<Staged, arch::kPeCount> staged;
+  std::array<fpatr::RowsJob, arch::kPeCount> jobs;          // each PE's post-process
   std::array<std::uint8_t, arch::kPeCount> kernel_flags{};  // each PE's CScale flags
-  std::uint8_t flags = 0;                                   // B.FPATR's
-  std::string name;            // the CUBE function, for B.FPATR's reports
-  bool columns_first = false;  // staged accumulators are D^T (cols x rows)
+  std::array<std::uint8_t, arch::kPeCount> post_flags{};    // B.FPATR's, of a queued PE
+  std::uint8_t flags = 0;                                   // B.FPATR's, of the others
+  std::uint8_t queued_pes = 0;  // the PEs whose rows compute_all_rows() queued
+  std::string name;             // the CUBE function, for B.FPATR's reports
+  bool columns_first = false;   // staged accumulators are D^T (cols x rows)
 };
 
 Cube::Cube(arch::LocalTileFile& local, fabric::Fabric& fabric, arch::ArchState& state,
@@ -201,7 +204,7 @@ std::uint8_t Cube::compute_and_post_process(Block& open, std::uint8_t pes) {
   arch::for_each_pe(compute_threads(open), pes, [&](unsigned pe) {
     compute_rows(open, pe);
     if (!concurrent) return;
-    if (const auto job = post_process_job(open, pe)) post_flags[pe] = fpatr_->run(*job).flags;
+    if (const auto* job = post_process_job(open, pe)) post_flags[pe] = fpatr_->run(*job).flags;
   });
   std::uint8_t flags = 0;
   for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
@@ -209,7 +212,7 @@ std::uint8_t Cube::compute_and_post_process(Block& open, std::uint8_t pes) {
     flags |= open.kernel_flags[pe];
     if (concurrent) {
       flags |= post_flags[pe];
-    } else if (const auto job = post_process_job(open, pe)) {
+    } else if (const auto* job = post_process_job(open, pe)) {
       flags |= fpatr_->run(*job).flags;
     }
   }
@@ -224,28 +227,45 @@ bool Cube::deferrable() const {
   return !shared && fpatr_->concurrent();
 }
 
-CubeOutcome Cube::defer() {
-  Block& open = *block_;
-  if (CubeOutcome allocated = allocate(true); !allocated.done()) return allocated;
-  // The job outlives the builder's descriptor.
-  if (!open.plan.post->identity()) {
-    open.held = *open.descriptor;
-    open.descriptor = &open.held;
-  }
+std::uint64_t Cube::source_tiles(const Block& open) const {
   std::uint64_t tiles = 0;
   for_each_source(open.plan,
                   [&](const OperandSource& source) { tiles |= std::uint64_t{1} << source.index; });
   for (unsigned index : open.plan.post_sources)
     tiles |= std::uint64_t{1} << index;
+  return tiles;
+}
+
+void Cube::hold_descriptor(Block& open) {
+  if (open.plan.post->identity()) return;  // only the post-process parameters read it
+  open.held = *open.descriptor;
+  open.descriptor = &open.held;
+}
+
+void Cube::zero_and_publish(Block& open, const std::vector<unsigned>& destinations,
+                            std::uint8_t pes) {
+  for (unsigned index : open.unzeroed)
+    local_.at(index).zero_payloads(pes);
+  publish(open, destinations, pes);
+}
+
+void Cube::return_to_spares(Block& open) {
+  const std::lock_guard lock(spare_mutex_);
+  spare_.push_back(&open);
+}
+
+CubeOutcome Cube::defer() {
+  Block& open = *block_;
+  if (CubeOutcome allocated = allocate(true); !allocated.done()) return allocated;
+  hold_descriptor(open);
+  std::uint64_t tiles = source_tiles(open);
   for (unsigned index : last_destinations_)
     tiles |= std::uint64_t{1} << index;
   // The values of the PEs `pes`; the destinations' payloads are zeroed here,
   // where they are written.
   auto values = [this, &open, destinations = last_destinations_](std::uint8_t pes) {
-    for (unsigned index : open.unzeroed)
-      local_.at(index).zero_payloads(pes);
     const std::uint8_t flags = compute_and_post_process(open, pes);
-    publish(open, destinations, pes);
+    zero_and_publish(open, destinations, pes);
     return flags;
   };
   const std::uint8_t active = open.plan.split.active_mask();
@@ -255,8 +275,7 @@ CubeOutcome Cube::defer() {
     queue_->submit(
         [this, &open, values, back] {
           const std::uint8_t flags = values(back);
-          const std::lock_guard lock(spare_mutex_);
-          spare_.push_back(&open);
+          return_to_spares(open);
           return flags;
         },
         tiles);
@@ -287,6 +306,8 @@ CubeOutcome Cube::prepare(const arch::BlockDescriptor& block) {
   open.descriptor = &block;
   open.flags = 0;
   open.kernel_flags = {};
+  open.post_flags = {};
+  open.queued_pes = 0;
   if (open_) {
     open.name = MatrixFunction::decode(block.function)->name();
     open.columns_first = columns_first(open.plan);
@@ -295,16 +316,47 @@ CubeOutcome Cube::prepare(const arch::BlockDescriptor& block) {
 }
 
 void Cube::compute_all_rows() {
-  arch::for_each_pe(compute_threads(*block_), block_->plan.split.active_mask(),
-                    [this](unsigned pe) { compute_rows(*block_, pe); });
+  Block& open = *block_;
+  std::uint8_t pes = open.plan.split.active_mask();
+  if (queue_ != nullptr) {
+    if (deferrable()) {
+      open.queued_pes = pes & ~queue_->front_pes();
+    } else {
+      queue_->drain();
+    }
+  }
+  if (open.queued_pes != 0) {
+    // The queued PEs' rows and their post-process jobs, which B.FPATR
+    // queues behind them; commit() queues their publication.
+    hold_descriptor(open);
+    queue_->submit(
+        [this, &open, queued = open.queued_pes] {
+          arch::for_each_pe(nullptr, queued, [&](unsigned pe) {
+            compute_rows(open, pe);
+            post_process_job(open, pe);
+          });
+          return std::uint8_t{0};  // the kernels' flags publish with the block
+        },
+        source_tiles(open));
+    pes &= ~open.queued_pes;
+  }
+  arch::for_each_pe(compute_threads(open), pes, [&](unsigned pe) { compute_rows(open, pe); });
 }
 
 void Cube::compute_rows(unsigned pe) {
   compute_rows(*block_, pe);
 }
 
-std::optional<fpatr::RowsJob> Cube::post_process_job(unsigned pe) {
-  return post_process_job(*block_, pe);
+const fpatr::RowsJob* Cube::post_process_job(unsigned pe) {
+  Block& open = *block_;
+  if (!arch::pe_selected(open.queued_pes, pe)) return post_process_job(open, pe);
+  // The queued rows fill it in.
+  return open.plan.split.rows(pe) != 0 && !open.plan.post->identity() ? &open.jobs[pe] : nullptr;
+}
+
+std::uint8_t* Cube::queued_post_flags(unsigned pe) {
+  Block& open = *block_;
+  return arch::pe_selected(open.queued_pes, pe) ? &open.post_flags[pe] : nullptr;
 }
 
 arch::PeThreads* Cube::compute_threads(const Block& open) const {
@@ -361,11 +413,11 @@ void Cube::compute_rows(Block& open, unsigned pe) {
   open.kernel_flags[pe] = numeric::dot(ops, out.accumulator.data());
 }
 
-std::optional<fpatr::RowsJob> Cube::post_process_job(Block& open, unsigned pe) {
+const fpatr::RowsJob* Cube::post_process_job(Block& open, unsigned pe) {
   const CubePlan& plan = open.plan;
   const std::uint32_t rows = plan.split.rows(pe);
   const fpatr::Fpatr& pp = *plan.post;
-  if (rows == 0 || pp.identity()) return std::nullopt;
+  if (rows == 0 || pp.identity()) return nullptr;
   // The outputs are staged with the block and publish with D (docs/cube.md,
   // "Data flow").
   const std::uint32_t n = plan.n;
@@ -374,7 +426,7 @@ std::optional<fpatr::RowsJob> Cube::post_process_job(Block& open, unsigned pe) {
   out.row_max.resize(pp.row_max() ? rows : 0);
   out.group_max.resize(std::size_t{rows} * (pp.group_max() ? pp.groups(n) : 0));
   out.parameters = pp.parameters(*open.descriptor, pe, local_, plan.post_sources.data(), rows, n);
-  fpatr::RowsJob job;
+  fpatr::RowsJob& job = open.jobs[pe];
   job.unit = &pp;
   job.parameters = &out.parameters;
   job.accumulator = out.accumulator.data();
@@ -384,7 +436,7 @@ std::optional<fpatr::RowsJob> Cube::post_process_job(Block& open, unsigned pe) {
   job.pe = pe;
   job.block = open.name;
   job.block_pc = open.descriptor->bpc;
-  return job;
+  return &job;
 }
 
 void Cube::post_processed(std::uint8_t flags) {
@@ -392,12 +444,54 @@ void Cube::post_processed(std::uint8_t flags) {
 }
 
 CubeOutcome Cube::commit() {
+  if (block_->queued_pes != 0) return commit_queued();
   if (CubeOutcome allocated = allocate(false); !allocated.done()) return allocated;
   Block& open = *block_;
   publish(open, last_destinations_, open.plan.split.active_mask());
   std::uint8_t flags = open.flags;
   for (std::uint8_t pe_flags : open.kernel_flags)
     flags |= pe_flags;
+  state_.raise_numeric_flags(flags);
+  return {};
+}
+
+CubeOutcome Cube::commit_queued() {
+  Block& open = *block_;
+  const std::uint8_t queued = open.queued_pes;
+  handed_off_ = true;  // its queued jobs use the block
+  if (CubeOutcome allocated = allocate(true); !allocated.done()) {
+    // No effect: the staged rows are dropped behind their jobs.
+    queue_->submit(
+        [this, &open] {
+          return_to_spares(open);
+          return std::uint8_t{0};
+        },
+        0);
+    return allocated;
+  }
+  std::uint64_t tiles = 0;
+  for (unsigned index : last_destinations_)
+    tiles |= std::uint64_t{1} << index;
+  queue_->submit(
+      [this, &open, queued, destinations = last_destinations_] {
+        zero_and_publish(open, destinations, queued);
+        std::uint8_t flags = 0;
+        for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+          if (arch::pe_selected(queued, pe)) {
+            flags |= open.kernel_flags[pe];
+            flags |= open.post_flags[pe];
+          }
+        }
+        return_to_spares(open);
+        return flags;
+      },
+      tiles);
+  const std::uint8_t in_place = open.plan.split.active_mask() & ~queued;
+  zero_and_publish(open, last_destinations_, in_place);
+  std::uint8_t flags = open.flags;
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+    if (arch::pe_selected(in_place, pe)) flags |= open.kernel_flags[pe];
+  }
   state_.raise_numeric_flags(flags);
   return {};
 }

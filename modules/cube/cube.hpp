@@ -94,18 +94,28 @@ class Cube {
   // PE `pe`'s kernel into staging (nothing published); a PE without rows
   // does nothing. Calls for different PEs may run concurrently.
   void compute_rows(unsigned pe);
-  // compute_rows() for every PE, on the host threads.
+  // compute_rows() for every PE, on the host threads. With a data queue
+  // (use_data_queue()) a block that execute() would queue has the rows of
+  // the PEs but the front end's queued instead (queued_post_flags()); the
+  // others drain the queue first.
   void compute_all_rows();
-  // After compute_rows(pe): what B.FPATR must do with PE `pe`'s rows (its
-  // accumulator, the block's post-process and this PE's parameters, the
-  // staging its outputs go to); nullopt when the PE has no rows or the
-  // post-process is the identity. Valid until the commit.
-  std::optional<fpatr::RowsJob> post_process_job(unsigned pe);
+  // After compute_all_rows() or compute_rows(pe): what B.FPATR must do with
+  // PE `pe`'s rows (its accumulator, the block's post-process and this PE's
+  // parameters, the staging its outputs go to); nullptr when the PE has no
+  // rows or the post-process is the identity. For a queued PE the queued
+  // rows fill it in. Valid until the commit's values ran.
+  const fpatr::RowsJob* post_process_job(unsigned pe);
+  // Where B.FPATR leaves the status flags of PE `pe`'s job when that PE's
+  // rows are queued: B.FPATR queues the job behind them (or drains the queue
+  // first and answers the flags, post_processed()). nullptr: the rows are
+  // computed.
+  std::uint8_t* queued_post_flags(unsigned pe);
   // B.FPATR's answer to a job: its status flags join the block's.
   void post_processed(std::uint8_t flags);
   // Allocates the output group (a failure releases what the group took:
   // TileAllocation, no effect) and publishes every PE's D, RowMaxOut,
-  // GroupMaxOut rows and the status flags together. Closes the block.
+  // GroupMaxOut rows and the status flags together; a queued PE's values
+  // and flags are queued behind its rows. Closes the block.
   CubeOutcome commit();
 
   // The registers the last successful block allocated: D, then RowMaxOut and
@@ -118,7 +128,12 @@ class Cube {
   // The host threads for a block's rows (arch::pooled_macs).
   arch::PeThreads* compute_threads(const Block& open) const;
   void compute_rows(Block& open, unsigned pe);
-  std::optional<fpatr::RowsJob> post_process_job(Block& open, unsigned pe);
+  const fpatr::RowsJob* post_process_job(Block& open, unsigned pe);
+  // Bit i: the open block reads Local register i (its operands and
+  // post-process sources).
+  std::uint64_t source_tiles(const Block& open) const;
+  // A queued block keeps its own descriptor (the jobs outlive the builder's).
+  void hold_descriptor(Block& open);
   // The rows of the PEs `pes` and their post-process, with the unit's
   // backend; returns their status flags.
   std::uint8_t compute_and_post_process(Block& open, std::uint8_t pes);
@@ -131,6 +146,14 @@ class Cube {
   // `deferred` no payload is zeroed here: the block's `unzeroed` lists the
   // destinations its values zero first. Closes the block.
   CubeOutcome allocate(bool deferred);
+  // commit() of a block whose PEs' rows were queued (compute_all_rows()).
+  CubeOutcome commit_queued();
+  // The published values of a queued block for the PEs `pes`: the
+  // destinations' payloads zeroed where needed (allocate(true)), then D,
+  // RowMaxOut and GroupMaxOut.
+  void zero_and_publish(Block& open, const std::vector<unsigned>& destinations, std::uint8_t pes);
+  // A queued block's last job gives it back for a later block.
+  void return_to_spares(Block& open);
   // Writes the staged D, RowMaxOut and GroupMaxOut rows of the PEs `pes`
   // into the allocated `destinations`.
   void publish(Block& open, const std::vector<unsigned>& destinations, std::uint8_t pes);

@@ -93,13 +93,13 @@ void CubeModule::compute(tlm::tlm_generic_payload& payload,
                 : std::string());
 
   // The accumulator rows go to B.FPATR with the block.
-  const std::optional<fpatr::RowsJob> job = array_.post_process_job(pe_);
   fpatr::RowsTransaction handed;
   handed.pe = pe_;
   handed.rows = rows;
   handed.columns = plan.n;
   handed.ready = end;
-  handed.job = job ? &*job : nullptr;
+  handed.job = array_.post_process_job(pe_);
+  handed.queued_flags = array_.queued_post_flags(pe_);
   payload.set_extension(&handed);
   sc_core::sc_time fpatr_delay = delay;
   fpatr_socket->b_transport(payload, fpatr_delay);

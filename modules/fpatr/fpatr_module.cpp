@@ -22,12 +22,7 @@ void FpatrModule::b_transport(int, tlm::tlm_generic_payload& payload, sc_core::s
     payload.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return;
   }
-  std::optional<std::uint64_t> counted;  // by the backend (the RTL's clock)
-  if (rows->job != nullptr) {
-    const RowsAnswer answer = backend_.run(*rows->job);
-    rows->flags = answer.flags;
-    counted = answer.cycles;
-  }
+  const std::optional<std::uint64_t> counted = run(*rows);  // by the backend (the RTL's clock)
   const std::uint64_t cycles =
       counted ? *counted : timing_.fpatr_cycles(std::uint64_t{rows->rows} * rows->columns);
   const sc_core::sc_time start = std::max(rows->ready, free_at_);
@@ -41,6 +36,25 @@ void FpatrModule::b_transport(int, tlm::tlm_generic_payload& payload, sc_core::s
     sc_core::sc_stop();
   }
   payload.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+std::optional<std::uint64_t> FpatrModule::run(RowsTransaction& rows) {
+  if (rows.job == nullptr) return std::nullopt;
+  if (rows.queued_flags != nullptr) {
+    if (queue_ != nullptr && backend_.concurrent()) {
+      queue_->submit(
+          [this, job = rows.job, flags = rows.queued_flags] {
+            *flags = backend_.run(*job).flags;
+            return std::uint8_t{0};  // the CUBE raises them with the block's values
+          },
+          0);
+      return std::nullopt;
+    }
+    if (queue_ != nullptr) queue_->drain();
+  }
+  const RowsAnswer answer = backend_.run(*rows.job);
+  rows.flags = answer.flags;
+  return answer.cycles;
 }
 
 }  // namespace ptovp::fpatr

@@ -9,12 +9,23 @@
 // the block completes when the last PE's rows are post-processed. When the
 // backend fails (checked: the first difference) the module stops the
 // simulation.
+//
+// Rows still computing in the platform's data queue (RowsTransaction::
+// queued_flags, docs/platform.md "Deferred data work") are post-processed
+// behind them on the queue when the backend takes concurrent jobs (it keeps
+// no state and counts no cycles, so the time is the model's either way);
+// another backend drains the queue first.
 #pragma once
+
+#include <cstdint>
+#include <optional>
 
 #include <systemc>
 #include <tlm>
 
+#include "arch/data_queue.hpp"
 #include "fpatr/fpatr_backend.hpp"
+#include "fpatr/rows_transaction.hpp"
 #include "sc_common/activity_log.hpp"
 #include "sc_common/block_protocol.hpp"
 #include "sc_common/timing_config.hpp"
@@ -29,11 +40,17 @@ class FpatrModule : public sc_core::sc_module {
               const sc_common::TimingConfig& timing, sc_common::ActivityLog& log);
 
   Backend& backend() { return backend_; }
+  // The platform's data queue (nullptr: none); it must outlive the module's use of it.
+  void use_data_queue(arch::DataQueue* queue) { queue_ = queue; }
 
  private:
   void b_transport(int initiator, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
 
+  // The job's status flags and the cycles the backend counted, now or queued.
+  std::optional<std::uint64_t> run(RowsTransaction& rows);
+
   Backend& backend_;
+  arch::DataQueue* queue_ = nullptr;
   const sc_common::TimingConfig& timing_;
   sc_common::ActivityLog& log_;
   sc_core::sc_time free_at_ = sc_core::SC_ZERO_TIME;

@@ -42,6 +42,7 @@ void FrontEndModule::execute() {
       halt_ = front_end_.step();
     } catch (const Stalled& stalled) {
       // The unit changed nothing: unwinding out of the block stop leaves TPC on the stop.
+      if (queue_ != nullptr) queue_->drain();
       halt_ = stall_halt(front_end_, state_, stalled.reason);
     }
     ++pending_;
@@ -62,6 +63,7 @@ void FrontEndModule::execute() {
       log_.count_activation(sc_common::Unit::FrontEnd);
     }
   }
+  if (queue_ != nullptr) queue_->drain();  // the state and memory the platform reads
   const sc_core::sc_time end = current_time();
   quantum_.inc(instruction_time_ * static_cast<double>(pending_));
   pending_ = 0;

@@ -8,6 +8,9 @@
 // quantum's worth has run, when the thread yields to the kernel; the delays
 // of memory transports are added as they occur. At the halt it waits until the
 // last unit finishes, then for the next start (a platform may run again).
+// With the platform's data queue (docs/platform.md "Deferred data work") the
+// semantics drain it where they observe values (FrontEnd::use_data_queue),
+// and the thread drains it at a stall and at the halt.
 #pragma once
 
 #include <cstdint>
@@ -52,6 +55,11 @@ class FrontEndModule : public sc_core::sc_module {
     return quantum_.get_current_time() + instruction_time_ * static_cast<double>(pending_);
   }
   FrontEnd& semantics() { return front_end_; }
+  // The platform's data queue (nullptr: none); it must outlive the module's use of it.
+  void use_data_queue(arch::DataQueue* queue) {
+    queue_ = queue;
+    front_end_.use_data_queue(queue);
+  }
   const FrontEnd& semantics() const { return front_end_; }
   const memory::TlmMemoryPort& memory_port() const { return memory_port_; }
 
@@ -70,6 +78,7 @@ class FrontEndModule : public sc_core::sc_module {
   std::uint64_t limit_ = 0;
   std::uint64_t pending_ = 0;  // instructions since the last quantum-keeper update
   std::optional<Halt> halt_;
+  arch::DataQueue* queue_ = nullptr;
 };
 
 }  // namespace ptovp::frontend

@@ -38,7 +38,15 @@ bool MemoryModule::access(tlm::tlm_generic_payload& payload) {
   return true;
 }
 
+void MemoryModule::follow_queued_work(const tlm::tlm_generic_payload& payload) {
+  if (queue_ == nullptr) return;
+  if (!payload.is_read() ||
+      queue_->writes_pending(payload.get_address(), payload.get_data_length()))
+    queue_->drain();
+}
+
 void MemoryModule::b_transport(int, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay) {
+  follow_queued_work(payload);
   if (access(payload)) {
     delay += access_latency_;
     payload.set_dmi_allowed(grants_dmi_);
@@ -68,6 +76,7 @@ void MemoryModule::invalidate_dmi() {
 }
 
 unsigned int MemoryModule::transport_dbg(int, tlm::tlm_generic_payload& payload) {
+  follow_queued_work(payload);
   return access(payload) ? payload.get_data_length() : 0u;
 }
 

@@ -3,7 +3,10 @@
 // RAM (read and write) unless configured to refuse it (memory.dmi=off, a
 // memory behind an interconnect), invalidate_dmi() to withdraw the grants,
 // and transport_dbg for loaders and dumps. It owns the RAM (memory::Memory);
-// initiators reach its bytes only through the socket.
+// initiators reach its bytes only through the socket. With the platform's
+// data queue (docs/platform.md "Deferred data work") an access through the
+// socket first waits for the queued work that may write the bytes it reads,
+// or for all of it before a write.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +15,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "arch/data_queue.hpp"
 #include "memory/memory.hpp"
 
 namespace ptovp::memory {
@@ -31,6 +35,8 @@ class MemoryModule : public sc_core::sc_module {
   // Withdraws every DMI grant (invalidate_direct_mem_ptr to each initiator,
   // as a remap would); the initiators ask again on their next access.
   void invalidate_dmi();
+  // The platform's data queue (nullptr: none); it must outlive the module's use of it.
+  void use_data_queue(arch::DataQueue* queue) { queue_ = queue; }
 
  private:
   void b_transport(int initiator, tlm::tlm_generic_payload& payload, sc_core::sc_time& delay);
@@ -38,10 +44,13 @@ class MemoryModule : public sc_core::sc_module {
   unsigned int transport_dbg(int initiator, tlm::tlm_generic_payload& payload);
   // Copies the payload's bytes; false (and the response set) when it is outside the RAM.
   bool access(tlm::tlm_generic_payload& payload);
+  // Waits for the queued work the access must follow.
+  void follow_queued_work(const tlm::tlm_generic_payload& payload);
 
   Memory memory_;
   sc_core::sc_time access_latency_;
   bool grants_dmi_;
+  arch::DataQueue* queue_ = nullptr;
 };
 
 }  // namespace ptovp::memory

@@ -92,9 +92,9 @@ void MemoryPort::grant(std::uint64_t start, std::uint64_t end, std::uint8_t* byt
 }
 
 void MemoryPort::revoke() {
-  grant_ = Grant{};
   for (const auto& revoked : revoke_listeners_)
     revoked();
+  grant_ = Grant{};
 }
 
 }  // namespace ptovp::memory

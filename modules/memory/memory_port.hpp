@@ -63,8 +63,9 @@ class MemoryPort {
   // A read for observers (traces, dumps) that costs no simulated time.
   arch::MaybeFault peek(std::uint64_t address, std::uint8_t* out, std::uint64_t length) const;
 
-  // Calls `revoked` whenever the grant is dropped: a holder of direct
-  // pointers (the front end's decode cache) forgets them.
+  // Calls `revoked` whenever the grant is dropped, before the port forgets
+  // it: a holder of direct pointers forgets them (the front end's decode
+  // cache) or finishes the work that uses them (the TLSU's queued moves).
   void on_revoke(std::function<void()> revoked) { revoke_listeners_.push_back(std::move(revoked)); }
 
  protected:

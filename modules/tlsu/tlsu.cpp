@@ -466,6 +466,15 @@ void Tlsu::defer(std::uint64_t tiles, std::uint8_t pes, GmRange read, GmRange wr
     work(pes);
     return;
   }
+  // Queued work reaches GM only through the port's direct pointer: a
+  // transport (no DMI grant, docs/platform.md "Memory port") is the unit's
+  // own, its delay part of the block's time.
+  const GmRange& gm = written.first < written.second ? written : read;
+  if (gm.first < gm.second && memory_.direct(gm.first, gm.second - gm.first) == nullptr) {
+    queue_->drain();
+    work(pes);
+    return;
+  }
   // PEs may store to the same bytes, the last one winning: a store stays
   // whole, on the worker.
   const std::uint8_t front = written.first < written.second ? 0 : pes & queue_->front_pes();

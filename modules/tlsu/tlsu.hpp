@@ -94,7 +94,8 @@ class Tlsu {
   // work(pes), the values of a checked block for the PEs `pes`: at once, or
   // queued except for the front end's PEs (DataQueue::front_pes()). It uses
   // the payloads of the Local registers in `tiles` (a bit each), reads GM
-  // in `read` and writes GM in `written`.
+  // in `read` and writes GM in `written`. Work whose GM the memory port does
+  // not reach directly runs at once, after the queue drained.
   void defer(std::uint64_t tiles, std::uint8_t pes, GmRange read, GmRange written,
              const std::function<void(std::uint8_t pes)>& work);
   // Tells the observer, if any, the footprint's GM ranges.

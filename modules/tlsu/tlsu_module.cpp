@@ -24,6 +24,11 @@ TlsuModule::TlsuModule(const sc_core::sc_module_name& name, memory::RamWindow ra
   block_socket.register_b_transport(this, &TlsuModule::b_transport);
 }
 
+void TlsuModule::use_data_queue(arch::DataQueue* queue) {
+  tlsu_.use_data_queue(queue);
+  memory_port_.on_revoke([queue] { queue->drain(); });
+}
+
 sc_core::sc_time TlsuModule::shared_access(unsigned id, bool update, const sc_core::sc_time& time) {
   sc_common::SharedAccess access;
   access.id = id;

@@ -35,6 +35,10 @@ class TlsuModule : public sc_core::sc_module {
 
   // The functional unit, for debug observers (Tlsu::set_access_observer).
   Tlsu& semantics() { return tlsu_; }
+  // The platform's data queue for Local TLOAD and TSTORE values
+  // (Tlsu::use_data_queue); a withdrawn DMI grant drains it first, since
+  // the queued moves use the grant. It must outlive the module's use of it.
+  void use_data_queue(arch::DataQueue* queue);
   const memory::TlmMemoryPort& memory_port() const { return memory_port_; }
 
  private:

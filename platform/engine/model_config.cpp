@@ -1,5 +1,7 @@
 #include "engine/model_config.hpp"
 
+#include <thread>
+
 #include <fmt/format.h>
 
 namespace ptovp::engine {
@@ -54,6 +56,11 @@ frontend::FrontEndOptions front_end_options(const ModelConfig& config) {
   frontend::FrontEndOptions options = config.front_end;
   options.profile = config.profile;
   return options;
+}
+
+bool defers_data_work(const ModelConfig& config) {
+  const auto threads = static_cast<unsigned>(config.host_threads);
+  return (threads != 0 ? threads : std::thread::hardware_concurrency()) >= 2;
 }
 
 }  // namespace ptovp::engine

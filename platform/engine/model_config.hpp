@@ -53,6 +53,11 @@ keys::KeyTable<ModelConfig> model_keys();
 // governs the scalar FP unit too).
 frontend::FrontEndOptions front_end_options(const ModelConfig& config);
 
+// Whether the blocks' values run on a data queue's worker beside the front
+// end (arch::DataQueue): with two or more host threads, in both engines
+// (docs/performance.md "Host threads").
+bool defers_data_work(const ModelConfig& config);
+
 struct RunResult {
   // Absent when the instruction limit stopped the run. A Stall halt is an
   // unready Shared source: no other agent can make it ready, so the run stops

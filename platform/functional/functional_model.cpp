@@ -1,7 +1,5 @@
 #include "functional/functional_model.hpp"
 
-#include <thread>
-
 #include <fmt/format.h>
 
 #include "cube/block_executor.hpp"
@@ -12,12 +10,6 @@
 namespace ptovp::functional {
 
 namespace {
-
-// Two or more host threads defer the blocks' values to a worker.
-bool deferring(const engine::ModelConfig& config) {
-  const auto threads = static_cast<unsigned>(config.host_threads);
-  return (threads != 0 ? threads : std::thread::hardware_concurrency()) >= 2;
-}
 
 cube::CubeConfig cube_config(numeric::NumericProfile profile) {
   cube::CubeConfig config;
@@ -31,7 +23,7 @@ FunctionalModel::FunctionalModel(const engine::ModelConfig& config, std::ostream
                                  std::ostream& err)
     : config_(config),
       // The data queue's worker takes the place of the PE threads.
-      threads_(deferring(config) ? 1 : static_cast<unsigned>(config.host_threads),
+      threads_(engine::defers_data_work(config) ? 1 : static_cast<unsigned>(config.host_threads),
                {config.host_pool_min_macs, config.host_pool_min_bytes}),
       state_(config.arch),
       memory_(config.memory_base, config.memory_size),
@@ -72,7 +64,7 @@ FunctionalModel::FunctionalModel(const engine::ModelConfig& config, std::ostream
       front_end_(state_, memory_, builder_, out, err, engine::front_end_options(config)),
       devices_(
           engine::attach_machine_devices(config.machine, config.uart_output, front_end_, out, err)),
-      queue_(state_, deferring(config)) {
+      queue_(state_, engine::defers_data_work(config)) {
   cube_.use_fpatr_backend(*fpatr_);
   if (queue_.deferred()) {
     local_.use_data_queue(&queue_);

@@ -26,7 +26,10 @@ SystemCPlatform::SystemCPlatform(const sc_core::sc_module_name& name,
     : sc_module(name),
       debug_socket("debug_socket"),
       config_(config),
-      threads_(static_cast<unsigned>(config_.model.host_threads),
+      // The data queue's worker takes the place of the PE threads.
+      threads_(engine::defers_data_work(config_.model)
+                   ? 1
+                   : static_cast<unsigned>(config_.model.host_threads),
                {config_.model.host_pool_min_macs, config_.model.host_pool_min_bytes}),
       log_(keep_slices),
       state_(config_.model.arch),
@@ -48,13 +51,25 @@ SystemCPlatform::SystemCPlatform(const sc_core::sc_module_name& name,
                                          log_);
            }),
       fpatr_backend_(fpatr::make_backend(config_.model.fpatr_backend)),
-      fpatr_("fpatr", *fpatr_backend_, config_.timing, log_) {
+      fpatr_("fpatr", *fpatr_backend_, config_.timing, log_),
+      queue_(state_, engine::defers_data_work(config_.model)) {
   if (config_.model.machine == engine::Machine::LinxVirt) {
     devices_ = std::make_unique<LinxVirtModule>("linx_virt", out, err, config_.model.uart_output);
     front_end_.semantics().attach_devices(&devices_->map());
   }
-  cube_.use_threads(&threads_);
-  tlsu_.semantics().use_threads(&threads_);
+  // The CUBE queues a block's rows only where the module's backend takes them.
+  cube_.use_fpatr_backend(*fpatr_backend_);
+  if (queue_.deferred()) {
+    local_.use_data_queue(&queue_);
+    memory_.use_data_queue(&queue_);
+    front_end_.use_data_queue(&queue_);
+    tlsu_.use_data_queue(&queue_);
+    cube_.use_data_queue(&queue_);
+    fpatr_.use_data_queue(&queue_);
+  } else {
+    cube_.use_threads(&threads_);
+    tlsu_.semantics().use_threads(&threads_);
+  }
   tlm::tlm_global_quantum::instance().set(config_.timing.quantum());
   builder_.set_issue_clock([this] { return front_end_.current_time(); });
   builder_.semantics().set_trace_listener(
@@ -116,6 +131,7 @@ engine::RunResult SystemCPlatform::run(std::uint64_t max_instructions) {
   const std::uint64_t first = front_end_.instructions();
   front_end_.start(max_instructions);
   sc_core::sc_start();
+  queue_.drain();  // after a stop from outside the front end (B.FPATR's failure)
   engine::RunResult result;
   result.halt = front_end_.halt();
   result.instructions = front_end_.instructions() - first;
@@ -124,6 +140,7 @@ engine::RunResult SystemCPlatform::run(std::uint64_t max_instructions) {
 }
 
 void SystemCPlatform::reset(const cube::CubeConfig& cube) {
+  queue_.drain();
   state_.reset();
   local_.reset();
   fabric_.tiles().reset();

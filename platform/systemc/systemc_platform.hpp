@@ -19,6 +19,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "arch/data_queue.hpp"
 #include "arch/pe_threads.hpp"
 #include "block_builder/block_builder_module.hpp"
 #include "config/platform_config.hpp"
@@ -99,6 +100,10 @@ class SystemCPlatform : public sc_core::sc_module {
   sc_core::sc_vector<cube::CubeModule> pes_;
   std::unique_ptr<fpatr::Backend> fpatr_backend_;
   fpatr::FpatrModule fpatr_;
+  // With two or more host threads, the units' values run on a worker beside
+  // the front end (docs/platform.md "Deferred data work"). Last, so that it
+  // finishes its jobs before the units they use go.
+  arch::DataQueue queue_;
 };
 
 }  // namespace ptovp::systemc
