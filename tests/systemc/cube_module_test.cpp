@@ -11,6 +11,7 @@
 #include <string>
 
 #include "../cube/cube_fixture.hpp"
+#include "arch/data_queue.hpp"
 #include "cube/cube_module.hpp"
 #include "fabric/fabric_module.hpp"
 #include "fpatr/fpatr_module.hpp"
@@ -62,6 +63,14 @@ arch::BlockDescriptor per_pe_gemm(Core& core) {
   const arch::TileInfo d_info = Core::cube_info(DataType::FP32, arch::Layout::CubeM16, 16, 16);
   test::bind_tiles(block, {test::kM}, {a, b}, Core::size_code_for(d_info.capacity_bytes));
   return block;
+}
+
+// The PEs, B.FPATR and the Local tiles use `queue` (nullptr: none), as the
+// platform hands them its data queue (docs/platform.md "Deferred data work").
+void use_data_queue(Harness& h, arch::DataQueue* queue) {
+  h.core.local.use_data_queue(queue);
+  h.core.cube.use_data_queue(queue);
+  h.fpatr.use_data_queue(queue);
 }
 
 struct Sent {
@@ -167,6 +176,80 @@ TEST(CubeModule, AnAllocationFaultAtTheLastPeRollsBackAfterEveryPeComputed) {
   EXPECT_EQ(h.log.slices().size(), slices + 2 * arch::kPeCount);
   for (unsigned index : filler)
     h.core.local.release(index);
+}
+
+// What a post-processed block published and how long each slice took.
+struct Published {
+  std::vector<test::Matrix> d;  // per PE
+  std::vector<std::tuple<sc_common::Unit, sc_core::sc_time, std::string>> slices;
+  std::uint8_t flags = 0;
+  bool operator==(const Published& o) const {
+    bool same = slices == o.slices && flags == o.flags && d.size() == o.d.size();
+    for (std::size_t pe = 0; same && pe < d.size(); ++pe)
+      same = d[pe].raw == o.d[pe].raw;
+    return same;
+  }
+};
+
+// per_pe_gemm with ReLU (a B.FPATR job per PE) through the four PEs, with
+// `queue` handed to the units; its D is released afterwards.
+Published relu_gemm(arch::DataQueue* queue) {
+  Harness& h = harness();
+  use_data_queue(h, queue);
+  arch::BlockDescriptor block = per_pe_gemm(h.core);
+  block.fpatr.word = test::fpatr_word(0, 1);
+  h.core.state.reset();  // no flags yet
+  const std::size_t first = h.log.slices().size();
+  Sent sent(block);
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe)
+    sent.to(pe);
+  EXPECT_FALSE(sent.transaction.fault);
+  if (queue != nullptr) queue->drain();
+  Published published;
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe)
+    published.d.push_back(h.core.read(sent.transaction.destinations[0], pe));
+  for (auto slice = h.log.slices().begin() + first; slice != h.log.slices().end(); ++slice)
+    published.slices.emplace_back(slice->unit, slice->end - slice->start, slice->detail);
+  published.flags = h.core.state.numeric_flags();
+  h.core.local.release(sent.transaction.destinations[0]);
+  use_data_queue(h, nullptr);
+  return published;
+}
+
+TEST(CubeModule, QueuedRowsAndPostProcessPublishWhatInPlaceDoesInTheSameTime) {
+  const Published in_place = relu_gemm(nullptr);
+  ASSERT_EQ(in_place.slices.size(), 2u * arch::kPeCount);
+  EXPECT_EQ(in_place.d[3].at(15, 15), 0x43000000u);  // 32 * 4.0 = 128 as FP32
+  arch::DataQueue queue(harness().core.state, true);
+  ASSERT_EQ(queue.front_pes(), 0b1000);  // PEs 0-2 queued
+  for (int round = 0; round < 3; ++round)
+    EXPECT_TRUE(relu_gemm(&queue) == in_place) << "round " << round;
+}
+
+TEST(CubeModule, AnAllocationFaultAfterQueuedRowsHasNoEffect) {
+  Harness& h = harness();
+  arch::DataQueue queue(h.core.state, true);
+  use_data_queue(h, &queue);
+  arch::BlockDescriptor block = per_pe_gemm(h.core);
+  block.fpatr.word = test::fpatr_word(0, 1);
+  const arch::TileInfo small = Core::cube_info(DataType::FP32, arch::Layout::CubeM16, 16, 16);
+  std::vector<unsigned> filler;
+  while (h.core.local.plan(test::kM, arch::kAllPes, small.capacity_bytes, 0, 1u << 30).ok())
+    filler.push_back(h.core.put(test::kM, small, test::filled(16, 16, 0)));
+  const test::Snapshot before = test::snapshot(h.core);
+  Sent sent(block);
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe)
+    sent.to(pe);
+  ASSERT_TRUE(sent.transaction.fault);
+  EXPECT_EQ(sent.transaction.fault->code, arch::FaultCode::TileAllocation);
+  queue.drain();
+  EXPECT_TRUE(test::snapshot(h.core) == before);
+  // The next block reuses the staging only after the dropped rows' jobs.
+  for (unsigned index : filler)
+    h.core.local.release(index);
+  use_data_queue(h, nullptr);
+  const Published in_place = relu_gemm(nullptr);
+  EXPECT_TRUE(relu_gemm(&queue) == in_place);
 }
 
 }  // namespace
