@@ -44,16 +44,14 @@ struct DataQueue::Worker {
         worker_sleeps = false;
       }
       if (!queued()) return;  // stopped with nothing left
-      Job& job = jobs[next % kSlots];
       try {
-        flags.fetch_or(job(), std::memory_order_relaxed);
+        flags.fetch_or(jobs[next % kSlots].run(), std::memory_order_relaxed);
       } catch (...) {
         if (failed.load(std::memory_order_relaxed) == 0) {
           error = std::current_exception();
           failed.store(next + 1, std::memory_order_relaxed);
         }
       }
-      job = nullptr;            // its captures end on this thread, before the slot is reused
       completed.store(++next);  // sequentially consistent with `front_sleeps`
       if (front_sleeps.load()) {
         { const std::lock_guard lock(mutex); }
@@ -89,24 +87,42 @@ DataQueue::~DataQueue() {
   worker_->thread.join();  // after the queued jobs ran
 }
 
-std::uint8_t DataQueue::front_pes() const {
-  return worker_ ? kFrontPes : kAllPes;
+std::uint8_t DataQueue::front_pes(std::uint8_t pes, std::uint64_t sources) const {
+  if (!worker_) return pes;
+  auto front =
+      static_cast<std::uint8_t>(pes & (shared_front_ ? kFrontPes | kSharedPes : kFrontPes));
+  if (sources == 0 || front == 0) return front;
+  const std::uint64_t completed = worker_->completed.load(std::memory_order_acquire);
+  for (unsigned index = 0; index < kLocalTileCount; ++index) {
+    if ((sources >> index & 1) == 0) continue;
+    for (unsigned pe = 0; pe < kPeCount; ++pe) {
+      if (payload_writer_[index][pe] > completed) front &= static_cast<std::uint8_t>(~pe_bit(pe));
+    }
+  }
+  return front;
 }
 
-void DataQueue::submit(Job job, std::uint64_t tiles, std::uint64_t write_begin,
-                       std::uint64_t write_end) {
-  if (!worker_) {
-    state_.raise_numeric_flags(job());
-    return;
-  }
+DataQueue::Job& DataQueue::free_slot() {
+  if (submitted_ >= Worker::kSlots) wait_for(submitted_ - Worker::kSlots + 1);
+  return worker_->jobs[submitted_ % Worker::kSlots];
+}
+
+void DataQueue::queue(std::uint64_t tiles, std::uint8_t pes, std::uint64_t written_tiles,
+                      std::uint64_t write_begin, std::uint64_t write_end) {
   Worker& w = *worker_;
-  if (submitted_ >= Worker::kSlots) wait_for(submitted_ - Worker::kSlots + 1);  // a free slot
-  w.jobs[submitted_ % Worker::kSlots] = std::move(job);
   const std::uint64_t sequence = ++submitted_;
   for (unsigned index = 0; index < kLocalTileCount; ++index) {
     if ((tiles >> index & 1) != 0) tile_user_[index] = sequence;
+    if ((written_tiles >> index & 1) == 0) continue;
+    for (unsigned pe = 0; pe < kPeCount; ++pe) {
+      if (pe_selected(pes, pe)) payload_writer_[index][pe] = sequence;
+    }
   }
   if (write_begin < write_end) {
+    // A job that writes GM stores a result: the PEs' next values mostly
+    // start afresh from GM, so PE 2 may change its home here with few of
+    // its payloads crossing between the threads.
+    shared_front_ = sequence - w.completed.load(std::memory_order_relaxed) > kBehind;
     if (w.completed.load(std::memory_order_acquire) >= writer_) {
       write_begin_ = write_begin;
       write_end_ = write_end;

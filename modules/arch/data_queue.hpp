@@ -15,9 +15,12 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <memory>
+#include <new>
+#include <type_traits>
+#include <utility>
 
 #include "arch/arch_state.hpp"
 #include "arch/local_tile_file.hpp"
@@ -27,8 +30,37 @@ namespace ptovp::arch {
 
 class DataQueue {
  public:
-  // A job's numeric status flags (CORE_STATE), raised when the queue drains.
-  using Job = std::function<std::uint8_t()>;
+  // A queued job: a callable returning its numeric status flags (CORE_STATE),
+  // raised when the queue drains. Its captures live in its ring slot, which
+  // has cache lines of its own: queuing allocates nothing (heap blocks that
+  // the front end allocates and the worker frees cost both threads the
+  // allocator's locks and cache misses, docs/performance.md "Host threads").
+  class alignas(64) Job {
+   public:
+    static constexpr std::size_t kCaptureBytes = 384;
+
+    template <typename Work>
+    void emplace(Work&& work) {
+      using Stored = std::decay_t<Work>;
+      static_assert(sizeof(Stored) <= kCaptureBytes, "a job's captures fit its slot");
+      static_assert(alignof(Stored) <= alignof(std::max_align_t));
+      ::new (static_cast<void*>(captures_)) Stored(std::forward<Work>(work));
+      run_ = [](void* captures) {
+        auto* stored = static_cast<Stored*>(captures);
+        const struct End {
+          Stored* stored;
+          ~End() { stored->~Stored(); }
+        } end{stored};
+        return static_cast<std::uint8_t>((*stored)());
+      };
+    }
+    // Runs the job once and ends its captures.
+    std::uint8_t run() { return run_(captures_); }
+
+   private:
+    std::uint8_t (*run_)(void*) = nullptr;
+    alignas(std::max_align_t) unsigned char captures_[kCaptureBytes];
+  };
 
   // With `worker` false every job runs when it is submitted.
   DataQueue(ArchState& state, bool worker);
@@ -38,17 +70,31 @@ class DataQueue {
 
   // Whether jobs run on the worker thread.
   bool deferred() const { return worker_ != nullptr; }
-  // The PEs whose part of a block's values the front end computes itself,
-  // in place (every PE without a worker): a block's PEs are independent, so
-  // each PE's values stay in program order on one thread, and the front end
-  // does a share of the work instead of waiting for the worker.
-  std::uint8_t front_pes() const;
+  // Of a block's PEs `pes`, those whose part the front end computes itself,
+  // in place (all of them without a worker). Bit i of `sources`: the block
+  // reads Local register i. PE 3 stays on the front end; PE 2 joins it while
+  // the worker is behind (its home, chosen where PE 2's values start afresh,
+  // see submit()), unless a queued job still writes a source's PE 2 payload:
+  // then the worker, which runs the jobs in order, computes it, so the front
+  // end never waits for an input.
+  std::uint8_t front_pes(std::uint8_t pes, std::uint64_t sources = 0) const;
 
-  // Queues `job` after every earlier one. Bit i of `tiles`: the job reads or
-  // writes Local register i's payload; [write_begin, write_end) bounds the GM
-  // it writes (empty: none).
-  void submit(Job job, std::uint64_t tiles, std::uint64_t write_begin = 0,
-              std::uint64_t write_end = 0);
+  // Queues `work` (a callable returning the job's status flags) after every
+  // earlier job. Bit i of `tiles`: the job reads or writes Local register
+  // i's payload; it writes the payloads of the PEs `pes` of the registers
+  // `written_tiles`; [write_begin, write_end) bounds the GM it writes (empty:
+  // none).
+  template <typename Work>
+  void submit(Work&& work, std::uint64_t tiles, std::uint8_t pes = 0,
+              std::uint64_t written_tiles = 0, std::uint64_t write_begin = 0,
+              std::uint64_t write_end = 0) {
+    if (!worker_) {
+      state_.raise_numeric_flags(work());
+      return;
+    }
+    free_slot().emplace(std::forward<Work>(work));
+    queue(tiles, pes, written_tiles, write_begin, write_end);
+  }
 
   // Waits until every queued job ran and raises their status flags; rethrows
   // the first exception a job threw. Inline: the front end asks before many
@@ -68,22 +114,33 @@ class DataQueue {
 
  private:
   struct Worker;
+  // The slot of the next job, once the worker has freed it.
+  Job& free_slot();
+  // Hands the job in free_slot() to the worker (submit()).
+  void queue(std::uint64_t tiles, std::uint8_t pes, std::uint64_t written_tiles,
+             std::uint64_t write_begin, std::uint64_t write_end);
   void drain_queued();
   bool queued_write_overlaps(std::uint64_t address, std::uint64_t bytes) const;
   // Waits until job `sequence` (1-based, in submission order) ran.
   void wait_for(std::uint64_t sequence);
 
   ArchState& state_;
-  // PE 3's part: the front end's own work is about a third of a PE's
-  // values (docs/performance.md "Host threads").
-  static constexpr std::uint8_t kFrontPes = 0b1000;
+  // The front end computes PE 3's values, and PE 2's while the worker is
+  // behind: the balance measured best (docs/performance.md "Host threads").
+  static constexpr std::uint8_t kFrontPes = pe_bit(3);
+  static constexpr std::uint8_t kSharedPes = pe_bit(2);
+  // Queued jobs beyond which the worker counts as behind.
+  static constexpr std::uint64_t kBehind = 32;
 
   std::unique_ptr<Worker> worker_;
   std::uint64_t submitted_ = 0;
   std::uint64_t drained_ = 0;  // every job up to this one ran and its flags are raised
   std::array<std::uint64_t, kLocalTileCount> tile_user_{};  // per Local register, its last job
-  std::uint64_t writer_ = 0;                                // the last job that writes GM
-  std::uint64_t write_begin_ = 0, write_end_ = 0;           // GM the unfinished writers write
+  // Per Local register and PE, the last job that writes that payload.
+  std::array<std::array<std::uint64_t, kPeCount>, kLocalTileCount> payload_writer_{};
+  bool shared_front_ = false;                      // PE 2's home is the front end
+  std::uint64_t writer_ = 0;                       // the last job that writes GM
+  std::uint64_t write_begin_ = 0, write_end_ = 0;  // GM the unfinished writers write
 };
 
 }  // namespace ptovp::arch

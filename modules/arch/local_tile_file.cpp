@@ -129,7 +129,14 @@ Expected<AllocationPlan> LocalTileFile::plan(unsigned hand, std::uint8_t mask,
 
 LocalTile& LocalTileFile::commit(const AllocationPlan& plan, const TileInfo& info,
                                  std::uint8_t mask, bool overwritten) {
-  if (plan.retires) release(*plan.retires);
+  // A register that retires into itself keeps its payloads' storage
+  // (install() reuses storage of the same size): with a worker, each PE's
+  // payload then stays in the cache of the thread that computes that PE.
+  if (plan.retires == plan.index) {
+    leave_hand(plan.index);
+  } else if (plan.retires) {
+    release(*plan.retires);
+  }
   if (queue_ != nullptr) queue_->before_tile_change(plan.index);
   LocalTile& tile = tiles_[plan.index];
   tile.install(info, mask, overwritten);
@@ -143,6 +150,10 @@ LocalTile& LocalTileFile::commit(const AllocationPlan& plan, const TileInfo& inf
 void LocalTileFile::release(unsigned index) {
   if (queue_ != nullptr) queue_->before_tile_change(index);
   tiles_[index].release();
+  leave_hand(index);
+}
+
+void LocalTileFile::leave_hand(unsigned index) {
   auto& hand = order_[index / kHandSize];
   hand.erase(std::remove(hand.begin(), hand.end(), index), hand.end());
 }

@@ -78,6 +78,8 @@ class LocalTileFile {
   std::uint64_t capacity_in_use(unsigned pe) const;
 
  private:
+  // Takes register `index` out of its hand's queue order.
+  void leave_hand(unsigned index);
   TileNaming naming_;
   CapacityModel capacity_;
   std::array<LocalTile, kLocalTileCount> tiles_;

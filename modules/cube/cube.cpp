@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstring>
 
 #include "cube/cube_preflight.hpp"
@@ -156,19 +157,24 @@ void for_each_source(const CubePlan& plan, Visit&& visit) {
 struct Cube::Block {
   const arch::BlockDescriptor* descriptor = nullptr;
   arch::BlockDescriptor held;  // a queued block's copy of its descriptor, when it post-processes
-  std::vector<unsigned> unzeroed;  // a queued block's destinations its values zero first
+  std::vector<unsigned> unzeroed;      // a queued block's destinations its values zero first
+  std::vector<unsigned> destinations;  // a queued block's last_destinations()
   CubePlan plan;
-  // Per PE, so that the PEs compute concurrently.
-  std::array<numeric::DotOperands, arch::kPeCount> views;
-  std::array<std::array<ViewShape, 7>, arch::kPeCount> shapes;  // a, b, a/b scale, c, cscale, bias
-  std::array<Staged, arch::kPeCount> staged;
-  std::array<fpatr::RowsJob, arch::kPeCount> jobs;          // each PE's post-process
-  std::array<std::uint8_t, arch::kPeCount> kernel_flags{};  // each PE's CScale flags
-  std::array<std::uint8_t, arch::kPeCount> post_flags{};    // B.FPATR's, of a queued PE
-  std::uint8_t flags = 0;                                   // B.FPATR's, of the others
-  std::uint8_t queued_pes = 0;  // the PEs whose rows compute_all_rows() queued
-  std::string name;             // the CUBE function, for B.FPATR's reports
-  bool columns_first = false;   // staged accumulators are D^T (cols x rows)
+  // Per PE, on cache lines of its own, so that the PEs compute concurrently.
+  struct alignas(64) PeWork {
+    numeric::DotOperands operands;
+    std::array<ViewShape, 7> shapes;  // a, b, a/b scale, c, cscale, bias
+    Staged staged;
+    fpatr::RowsJob job;             // the post-process
+    std::uint8_t kernel_flags = 0;  // CScale's
+    std::uint8_t post_flags = 0;    // B.FPATR's, of a queued PE
+  };
+  std::array<PeWork, arch::kPeCount> pe;
+  std::uint8_t flags = 0;          // B.FPATR's, of the PEs in place
+  std::uint8_t queued_pes = 0;     // the PEs whose rows compute_all_rows() queued
+  std::atomic<bool> ended{false};  // set by a queued block's last job
+  std::string name;                // the CUBE function, for B.FPATR's reports
+  bool columns_first = false;      // staged accumulators are D^T (cols x rows)
 };
 
 Cube::Cube(arch::LocalTileFile& local, fabric::Fabric& fabric, arch::ArchState& state,
@@ -209,7 +215,7 @@ std::uint8_t Cube::compute_and_post_process(Block& open, std::uint8_t pes) {
   std::uint8_t flags = 0;
   for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
     if (!arch::pe_selected(pes, pe)) continue;
-    flags |= open.kernel_flags[pe];
+    flags |= open.pe[pe].kernel_flags;
     if (concurrent) {
       flags |= post_flags[pe];
     } else if (const auto* job = post_process_job(open, pe)) {
@@ -249,36 +255,43 @@ void Cube::zero_and_publish(Block& open, const std::vector<unsigned>& destinatio
   publish(open, destinations, pes);
 }
 
-void Cube::return_to_spares(Block& open) {
-  const std::lock_guard lock(spare_mutex_);
-  spare_.push_back(&open);
+std::uint64_t Cube::hold_destinations(Block& open) const {
+  open.destinations = last_destinations_;
+  std::uint64_t tiles = 0;
+  for (unsigned index : last_destinations_)
+    tiles |= std::uint64_t{1} << index;
+  return tiles;
+}
+
+void Cube::end_jobs(Block& open) {
+  open.ended.store(true, std::memory_order_release);
 }
 
 CubeOutcome Cube::defer() {
   Block& open = *block_;
   if (CubeOutcome allocated = allocate(true); !allocated.done()) return allocated;
   hold_descriptor(open);
-  std::uint64_t tiles = source_tiles(open);
-  for (unsigned index : last_destinations_)
-    tiles |= std::uint64_t{1} << index;
+  const std::uint64_t sources = source_tiles(open);
+  const std::uint64_t destinations = hold_destinations(open);
   // The values of the PEs `pes`; the destinations' payloads are zeroed here,
   // where they are written.
-  auto values = [this, &open, destinations = last_destinations_](std::uint8_t pes) {
+  auto values = [this, &open](std::uint8_t pes) {
     const std::uint8_t flags = compute_and_post_process(open, pes);
-    zero_and_publish(open, destinations, pes);
+    zero_and_publish(open, open.destinations, pes);
     return flags;
   };
   const std::uint8_t active = open.plan.split.active_mask();
-  const std::uint8_t front = active & queue_->front_pes();
+  const std::uint8_t front = queue_->front_pes(active, sources);
   const std::uint8_t back = active & ~front;
   if (back != 0) {
+    open.ended.store(false, std::memory_order_relaxed);
     queue_->submit(
-        [this, &open, values, back] {
+        [&open, values, back] {
           const std::uint8_t flags = values(back);
-          return_to_spares(open);
+          end_jobs(open);
           return flags;
         },
-        tiles);
+        sources | destinations, back, destinations);
   }
   if (front != 0) state_.raise_numeric_flags(values(front));
   handed_off_ = back != 0;  // else the block is free again at once
@@ -290,13 +303,13 @@ CubeOutcome Cube::prepare(const arch::BlockDescriptor& block) {
   if (handed_off_) {
     // The last block is queued: this one takes a block whose job ended.
     handed_off_ = false;
-    const std::lock_guard lock(spare_mutex_);
-    if (spare_.empty()) {
+    queued_.push_back(block_);
+    if (queued_.front()->ended.load(std::memory_order_acquire)) {
+      block_ = queued_.front();
+      queued_.pop_front();
+    } else {
       blocks_.push_back(std::make_unique<Block>());
       block_ = blocks_.back().get();
-    } else {
-      block_ = spare_.back();
-      spare_.pop_back();
     }
   }
   Block& open = *block_;
@@ -305,8 +318,10 @@ CubeOutcome Cube::prepare(const arch::BlockDescriptor& block) {
   open_ = outcome.done() && !open.plan.noop;
   open.descriptor = &block;
   open.flags = 0;
-  open.kernel_flags = {};
-  open.post_flags = {};
+  for (Block::PeWork& work : open.pe) {
+    work.kernel_flags = 0;
+    work.post_flags = 0;
+  }
   open.queued_pes = 0;
   if (open_) {
     open.name = MatrixFunction::decode(block.function)->name();
@@ -320,7 +335,7 @@ void Cube::compute_all_rows() {
   std::uint8_t pes = open.plan.split.active_mask();
   if (queue_ != nullptr) {
     if (deferrable()) {
-      open.queued_pes = pes & ~queue_->front_pes();
+      open.queued_pes = pes & ~queue_->front_pes(pes, source_tiles(open));
     } else {
       queue_->drain();
     }
@@ -329,6 +344,7 @@ void Cube::compute_all_rows() {
     // The queued PEs' rows and their post-process jobs, which B.FPATR
     // queues behind them; commit() queues their publication.
     hold_descriptor(open);
+    open.ended.store(false, std::memory_order_relaxed);
     queue_->submit(
         [this, &open, queued = open.queued_pes] {
           arch::for_each_pe(nullptr, queued, [&](unsigned pe) {
@@ -351,12 +367,12 @@ const fpatr::RowsJob* Cube::post_process_job(unsigned pe) {
   Block& open = *block_;
   if (!arch::pe_selected(open.queued_pes, pe)) return post_process_job(open, pe);
   // The queued rows fill it in.
-  return open.plan.split.rows(pe) != 0 && !open.plan.post->identity() ? &open.jobs[pe] : nullptr;
+  return open.plan.split.rows(pe) != 0 && !open.plan.post->identity() ? &open.pe[pe].job : nullptr;
 }
 
 std::uint8_t* Cube::queued_post_flags(unsigned pe) {
   Block& open = *block_;
-  return arch::pe_selected(open.queued_pes, pe) ? &open.post_flags[pe] : nullptr;
+  return arch::pe_selected(open.queued_pes, pe) ? &open.pe[pe].post_flags : nullptr;
 }
 
 arch::PeThreads* Cube::compute_threads(const Block& open) const {
@@ -395,8 +411,8 @@ void Cube::compute_rows(Block& open, unsigned pe) {
     if (!view) view.emplace();
     set_view(*view, shape, *source, local_, fabric_, pe, first_row, view_rows, cols, swap);
   };
-  numeric::DotOperands& ops = open.views[pe];
-  std::array<ViewShape, 7>& shapes = open.shapes[pe];
+  numeric::DotOperands& ops = open.pe[pe].operands;
+  std::array<ViewShape, 7>& shapes = open.pe[pe].shapes;
   ops.profile = plan.profile;
   set_view(swap ? ops.b : ops.a, shapes[0], *plan.a, local_, fabric_, pe, a_first(plan.a), rows, k,
            swap);
@@ -408,9 +424,9 @@ void Cube::compute_rows(Block& open, unsigned pe) {
   set_optional(ops.c, shapes[4], plan.c, 0, rows, n);
   set_optional(ops.c_scale, shapes[5], plan.c_scale, 0, rows, 1);
   set_optional(ops.bias, shapes[6], plan.bias_tile, 0, 1, n);
-  Staged& out = open.staged[pe];
+  Staged& out = open.pe[pe].staged;
   out.accumulator.resize(std::size_t{rows} * n);
-  open.kernel_flags[pe] = numeric::dot(ops, out.accumulator.data());
+  open.pe[pe].kernel_flags = numeric::dot(ops, out.accumulator.data());
 }
 
 const fpatr::RowsJob* Cube::post_process_job(Block& open, unsigned pe) {
@@ -421,12 +437,12 @@ const fpatr::RowsJob* Cube::post_process_job(Block& open, unsigned pe) {
   // The outputs are staged with the block and publish with D (docs/cube.md,
   // "Data flow").
   const std::uint32_t n = plan.n;
-  Staged& out = open.staged[pe];
+  Staged& out = open.pe[pe].staged;
   out.d.resize(out.accumulator.size());
   out.row_max.resize(pp.row_max() ? rows : 0);
   out.group_max.resize(std::size_t{rows} * (pp.group_max() ? pp.groups(n) : 0));
   out.parameters = pp.parameters(*open.descriptor, pe, local_, plan.post_sources.data(), rows, n);
-  fpatr::RowsJob& job = open.jobs[pe];
+  fpatr::RowsJob& job = open.pe[pe].job;
   job.unit = &pp;
   job.parameters = &out.parameters;
   job.accumulator = out.accumulator.data();
@@ -449,8 +465,8 @@ CubeOutcome Cube::commit() {
   Block& open = *block_;
   publish(open, last_destinations_, open.plan.split.active_mask());
   std::uint8_t flags = open.flags;
-  for (std::uint8_t pe_flags : open.kernel_flags)
-    flags |= pe_flags;
+  for (const Block::PeWork& work : open.pe)
+    flags |= work.kernel_flags;
   state_.raise_numeric_flags(flags);
   return {};
 }
@@ -462,35 +478,32 @@ CubeOutcome Cube::commit_queued() {
   if (CubeOutcome allocated = allocate(true); !allocated.done()) {
     // No effect: the staged rows are dropped behind their jobs.
     queue_->submit(
-        [this, &open] {
-          return_to_spares(open);
+        [&open] {
+          end_jobs(open);
           return std::uint8_t{0};
         },
         0);
     return allocated;
   }
-  std::uint64_t tiles = 0;
-  for (unsigned index : last_destinations_)
-    tiles |= std::uint64_t{1} << index;
+  const std::uint64_t destinations = hold_destinations(open);
   queue_->submit(
-      [this, &open, queued, destinations = last_destinations_] {
-        zero_and_publish(open, destinations, queued);
+      [this, &open, queued] {
+        zero_and_publish(open, open.destinations, queued);
         std::uint8_t flags = 0;
         for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
-          if (arch::pe_selected(queued, pe)) {
-            flags |= open.kernel_flags[pe];
-            flags |= open.post_flags[pe];
-          }
+          if (!arch::pe_selected(queued, pe)) continue;
+          flags |= open.pe[pe].kernel_flags;
+          flags |= open.pe[pe].post_flags;
         }
-        return_to_spares(open);
+        end_jobs(open);
         return flags;
       },
-      tiles);
+      destinations, queued, destinations);
   const std::uint8_t in_place = open.plan.split.active_mask() & ~queued;
   zero_and_publish(open, last_destinations_, in_place);
   std::uint8_t flags = open.flags;
   for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
-    if (arch::pe_selected(in_place, pe)) flags |= open.kernel_flags[pe];
+    if (arch::pe_selected(in_place, pe)) flags |= open.pe[pe].kernel_flags;
   }
   state_.raise_numeric_flags(flags);
   return {};
@@ -550,7 +563,7 @@ void Cube::publish(Block& open, const std::vector<unsigned>& destinations, std::
         std::uint64_t{max_rows} * cols * arch::element_bits(info.data_type) / 8;
     arch::PeThreads* threads = arch::pooled_bytes(threads_, bytes);
     arch::for_each_pe(threads, pes, [&](unsigned pe) {
-      const auto* words = staged_words(open.staged[pe]);
+      const auto* words = staged_words(open.pe[pe].staged);
       std::uint8_t* payload = tile.payload(pe);
       const std::uint32_t rows = plan.split.rows(pe);
       auto store = [&](auto slot) {

@@ -30,8 +30,8 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -152,8 +152,11 @@ class Cube {
   // destinations' payloads zeroed where needed (allocate(true)), then D,
   // RowMaxOut and GroupMaxOut.
   void zero_and_publish(Block& open, const std::vector<unsigned>& destinations, std::uint8_t pes);
-  // A queued block's last job gives it back for a later block.
-  void return_to_spares(Block& open);
+  // Keeps last_destinations() with a queued block for its jobs; returns
+  // them as register bits.
+  std::uint64_t hold_destinations(Block& open) const;
+  // A queued block's last job marks it ended: prepare() reuses it.
+  static void end_jobs(Block& open);
   // Writes the staged D, RowMaxOut and GroupMaxOut rows of the PEs `pes`
   // into the allocated `destinations`.
   void publish(Block& open, const std::vector<unsigned>& destinations, std::uint8_t pes);
@@ -167,13 +170,12 @@ class Cube {
   arch::PeThreads* threads_ = nullptr;
   arch::DataQueue* queue_ = nullptr;
   // Blocks are reused from block to block (their staging keeps its
-  // capacity): block_ is the open or last one; a queued block's job returns
-  // it to spare_ when it ends.
+  // capacity): block_ is the open or last one; queued_ holds the queued
+  // ones in queue order, and the oldest is reused once its job ended.
   std::vector<std::unique_ptr<Block>> blocks_;
   Block* block_ = nullptr;
   bool handed_off_ = false;  // block_ is queued
-  std::mutex spare_mutex_;
-  std::vector<Block*> spare_;
+  std::deque<Block*> queued_;
   bool open_ = false;
   std::vector<unsigned> last_destinations_;
 };

@@ -460,8 +460,8 @@ LocalTile& Tlsu::commit_destination(const arch::AllocationPlan& plan, const Tile
   return local_.commit(plan, info, mask, overwritten);
 }
 
-void Tlsu::defer(std::uint64_t tiles, std::uint8_t pes, GmRange read, GmRange written,
-                 const std::function<void(std::uint8_t pes)>& work) {
+template <typename Work>
+void Tlsu::defer(std::uint64_t tiles, std::uint8_t pes, GmRange read, GmRange written, Work work) {
   if (queue_ == nullptr) {
     work(pes);
     return;
@@ -477,17 +477,18 @@ void Tlsu::defer(std::uint64_t tiles, std::uint8_t pes, GmRange read, GmRange wr
   }
   // PEs may store to the same bytes, the last one winning: a store stays
   // whole, on the worker.
-  const std::uint8_t front = written.first < written.second ? 0 : pes & queue_->front_pes();
+  const bool store = written.first < written.second;
+  const std::uint8_t front = store ? 0 : queue_->front_pes(pes);
   const std::uint8_t back = pes & ~front;
   // The front end's part reads GM now, so after the queued stores to it.
   if (front != 0 && queue_->writes_pending(read.first, read.second - read.first)) queue_->drain();
   if (back != 0) {
     queue_->submit(
-        [work, back] {
+        [work, back]() mutable {
           work(back);
           return std::uint8_t{0};
         },
-        tiles, written.first, written.second);
+        tiles, back, store ? 0 : tiles, written.first, written.second);
   }
   if (front != 0) work(front);
 }

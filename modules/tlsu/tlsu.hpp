@@ -12,7 +12,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <utility>
 
@@ -96,8 +95,8 @@ class Tlsu {
   // the payloads of the Local registers in `tiles` (a bit each), reads GM
   // in `read` and writes GM in `written`. Work whose GM the memory port does
   // not reach directly runs at once, after the queue drained.
-  void defer(std::uint64_t tiles, std::uint8_t pes, GmRange read, GmRange written,
-             const std::function<void(std::uint8_t pes)>& work);
+  template <typename Work>
+  void defer(std::uint64_t tiles, std::uint8_t pes, GmRange read, GmRange written, Work work);
   // Tells the observer, if any, the footprint's GM ranges.
   void report(const Footprint& footprint, bool store) const;
 

@@ -1,13 +1,16 @@
 // The deferred data work of blocks (docs/functional-model.md "Deferred data
 // work"): jobs run in submission order on the worker, drain() waits for them
 // and raises their status flags, before_tile_change() waits for the jobs that
-// use a register, writes_pending() reports the GM unfinished jobs write, a
-// job's exception reaches the front end, and without a worker every job runs
+// use a register, writes_pending() reports the GM unfinished jobs write,
+// front_pes() keeps on the worker a PE whose inputs a queued job writes and
+// takes PE 2 while the worker is behind, a job's exception reaches the front
+// end, its captures end on the worker, and without a worker every job runs
 // when it is submitted.
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -53,8 +56,58 @@ TEST(DataQueue, JobsRunInSubmissionOrderAndDrainRaisesTheirFlags) {
 
 TEST(DataQueue, TheFrontEndKeepsPe3WithAWorkerAndEveryPeWithout) {
   ArchState state;
-  EXPECT_EQ(DataQueue(state, true).front_pes(), 0b1000);
-  EXPECT_EQ(DataQueue(state, false).front_pes(), kAllPes);
+  EXPECT_EQ(DataQueue(state, true).front_pes(kAllPes), pe_bit(3));
+  EXPECT_EQ(DataQueue(state, true).front_pes(pe_bit(0) | pe_bit(1)), 0);
+  EXPECT_EQ(DataQueue(state, false).front_pes(kAllPes), kAllPes);
+  EXPECT_EQ(DataQueue(state, false).front_pes(pe_bit(1)), pe_bit(1));
+}
+
+TEST(DataQueue, APeWhoseSourcePayloadAQueuedJobWritesStaysOnTheWorker) {
+  ArchState state;
+  DataQueue queue(state, true);
+  Gate gate;
+  queue.submit(
+      [&] {
+        gate.wait();
+        return std::uint8_t{0};
+      },
+      std::uint64_t{1} << 5, pe_bit(3), std::uint64_t{1} << 5);
+  EXPECT_EQ(queue.front_pes(kAllPes, std::uint64_t{1} << 5), 0);
+  EXPECT_EQ(queue.front_pes(kAllPes, std::uint64_t{1} << 6), pe_bit(3));
+  gate.release();
+  queue.drain();
+  EXPECT_EQ(queue.front_pes(kAllPes, std::uint64_t{1} << 5), pe_bit(3));
+}
+
+TEST(DataQueue, Pe2JoinsTheFrontEndAtAGmWriteWhileTheWorkerIsBehind) {
+  ArchState state;
+  DataQueue queue(state, true);
+  Gate gate;
+  auto held = [&] {
+    gate.wait();
+    return std::uint8_t{0};
+  };
+  for (int job = 0; job < 64; ++job)
+    queue.submit(held, 0);
+  EXPECT_EQ(queue.front_pes(kAllPes), pe_bit(3));  // only a GM write changes PE 2's home
+  queue.submit(held, 0, 0, 0, 0x1000, 0x1100);
+  EXPECT_EQ(queue.front_pes(kAllPes), pe_bit(3) | pe_bit(2));
+  EXPECT_EQ(queue.front_pes(pe_bit(2)), pe_bit(2));
+  gate.release();
+  queue.drain();
+  queue.submit(held, 0, 0, 0, 0x1000, 0x1100);
+  EXPECT_EQ(queue.front_pes(kAllPes), pe_bit(3));
+  queue.drain();
+}
+
+TEST(DataQueue, AJobsCapturesEndWhenItRanOrThrew) {
+  ArchState state;
+  DataQueue queue(state, true);
+  auto captured = std::make_shared<int>(0);
+  queue.submit([captured] { return static_cast<std::uint8_t>(*captured); }, 0);
+  queue.submit([captured]() -> std::uint8_t { throw std::runtime_error("job failed"); }, 0);
+  EXPECT_THROW(queue.drain(), std::runtime_error);
+  EXPECT_EQ(captured.use_count(), 1);
 }
 
 TEST(DataQueue, ATileChangeWaitsForTheJobsThatUseTheRegister) {
@@ -89,7 +142,7 @@ TEST(DataQueue, WritesArePendingOnlyInTheirRangeAndUntilTheirJobEnds) {
         gate.wait();
         return std::uint8_t{0};
       },
-      0, 0x1000, 0x1100);
+      0, 0, 0, 0x1000, 0x1100);
   EXPECT_TRUE(queue.writes_pending(0x10F8, 16));
   EXPECT_TRUE(queue.writes_pending(0x0FF8, 9));
   EXPECT_FALSE(queue.writes_pending(0x0FF8, 8));
@@ -116,7 +169,7 @@ TEST(DataQueue, WithoutAWorkerEveryJobRunsWhenSubmitted) {
         ran = true;
         return std::uint8_t{0x1};
       },
-      ~std::uint64_t{0}, 0, 64);
+      ~std::uint64_t{0}, kAllPes, ~std::uint64_t{0}, 0, 64);
   EXPECT_TRUE(ran);
   EXPECT_EQ(state.numeric_flags(), 0x1);
   EXPECT_FALSE(queue.writes_pending(0, 64));

@@ -221,7 +221,7 @@ TEST(CubeModule, QueuedRowsAndPostProcessPublishWhatInPlaceDoesInTheSameTime) {
   ASSERT_EQ(in_place.slices.size(), 2u * arch::kPeCount);
   EXPECT_EQ(in_place.d[3].at(15, 15), 0x43000000u);  // 32 * 4.0 = 128 as FP32
   arch::DataQueue queue(harness().core.state, true);
-  ASSERT_EQ(queue.front_pes(), 0b1000);  // PEs 0-2 queued
+  ASSERT_EQ(queue.front_pes(arch::kAllPes), arch::pe_bit(3));  // PEs 0-2 queued
   for (int round = 0; round < 3; ++round)
     EXPECT_TRUE(relu_gemm(&queue) == in_place) << "round " << round;
 }
