@@ -581,6 +581,56 @@ bool is_table_lane(DataType t) {
          t == DataType::E1M2X2;
 }
 
+// The two layouts of the columns-first order (docs/cube.md), packed without
+// pack_panels' analysis: A rows whose K elements come in runs of 8
+// consecutive ones (CUBE_N8 CELL columns, row-major rows) widen in one call,
+// and FP16/BF16 B columns
+// taken from CELL rows of 2 lanes (CUBE_M32 viewed transposed) widen and deal
+// out into the panels in one pass. False, with `out` untouched, for any other
+// view; the caller checks that widen_avx2 converts the type.
+bool pack_float_direct(const OperandView& v, bool a_side, std::size_t lines, std::size_t depth,
+                       PooledVector<float>& out) {
+  thread_local std::vector<std::size_t> run_first, pair_first, group_first;
+  if (a_side) {
+    if (depth % 8 != 0) return false;
+    for (std::size_t c = 0; c < depth; ++c) {
+      if (v.col_offset[c] != v.col_offset[c & ~std::size_t{7}] + (c & 7)) return false;
+    }
+    run_first.resize(depth / 8);
+    for (std::size_t j = 0; j < depth / 8; ++j)
+      run_first[j] = v.col_offset[8 * j];
+    out.resize(padded(true, lines) * depth);
+    dot_detail::widen_rows_avx2(v.type, v.data, v.row_offset.data(), lines, run_first.data(),
+                                depth / 8, out.data());
+    std::fill(out.begin() + static_cast<std::ptrdiff_t>(lines * depth), out.end(), 0.0f);
+    return true;
+  }
+  if ((v.type != DataType::FP16 && v.type != DataType::BF16) || depth % 2 != 0 || lines % 8 != 0) {
+    return false;
+  }
+  for (std::size_t n = 0; n < lines; ++n) {
+    if (v.col_offset[n] != v.col_offset[n & ~std::size_t{7}] + 2 * (n & 7)) return false;
+  }
+  for (std::size_t k = 1; k < depth; k += 2) {
+    if (v.row_offset[k] != v.row_offset[k - 1] + 1) return false;
+  }
+  pair_first.resize(depth / 2);
+  for (std::size_t p = 0; p < depth / 2; ++p)
+    pair_first[p] = v.row_offset[2 * p];
+  group_first.resize(lines / 8);
+  for (std::size_t g = 0; g < lines / 8; ++g)
+    group_first[g] = v.col_offset[8 * g];
+  out.resize(padded(false, lines) * depth);
+  dot_detail::deal_pairs_avx2(v.type, v.data, pair_first.data(), depth / 2, group_first.data(),
+                              lines / 8, out.data());
+  if (lines % kNR != 0) {  // the last panel's padding columns
+    float* panel = out.data() + lines / kNR * depth * kNR;
+    for (std::size_t k = 0; k < depth; ++k)
+      std::fill_n(panel + k * kNR + lines % kNR, kNR - lines % kNR, 0.0f);
+  }
+  return true;
+}
+
 // Multiplies widened panels by their lanes' scales (the same one rounding as
 // value() * scale per element).
 void apply_scales(PooledVector<float>& out, bool a_side, std::size_t lines, std::size_t k,
@@ -630,6 +680,7 @@ void pack_float_side(const OperandView& v, const std::optional<OperandView>& sca
     if (!scale) {
       const bool widens = v.type == DataType::FP32 || v.type == DataType::FP16 ||
                           v.type == DataType::BF16 || is_table_lane(v.type);
+      if (simd && widens && pack_float_direct(v, a_side, lines, k, out)) return;
       pack_panels<float>(
           v, a_side, padded(a_side, lines), k, out,
           [&](std::size_t, std::size_t, std::uint32_t raw) { return convert(raw); },
@@ -645,13 +696,16 @@ void pack_float_side(const OperandView& v, const std::optional<OperandView>& sca
             : line_scales<float>(*scale, v.type, a_side, lines, k, 5,
                                  [&](std::uint64_t word, std::size_t) { return e8m0[word]; });
     // One FP32 multiply: the exact product rounded once, RNE.
-    const bool widened = pack_panels<float>(
-        v, a_side, padded(a_side, lines), k, out,
-        [&](std::size_t i, std::size_t kk, std::uint32_t raw) {
-          return convert(raw) * scales.at(i, kk);
-        },
-        simd && is_table_lane(v.type) ? dot_detail::widen_avx2 : nullptr,
-        simd ? transpose8(sizeof(float)) : nullptr, simd ? dot_detail::deal4_float_avx2 : nullptr);
+    const bool widened =
+        (simd && is_table_lane(v.type) && pack_float_direct(v, a_side, lines, k, out)) ||
+        pack_panels<float>(
+            v, a_side, padded(a_side, lines), k, out,
+            [&](std::size_t i, std::size_t kk, std::uint32_t raw) {
+              return convert(raw) * scales.at(i, kk);
+            },
+            simd && is_table_lane(v.type) ? dot_detail::widen_avx2 : nullptr,
+            simd ? transpose8(sizeof(float)) : nullptr,
+            simd ? dot_detail::deal4_float_avx2 : nullptr);
     if (widened) apply_scales(out, a_side, lines, k, scales);
   });
 }

@@ -264,8 +264,12 @@ void widen_int16_avx2(DataType type, const std::uint8_t* data, std::size_t first
   }
 }
 
-void widen_avx2(DataType type, const std::uint8_t* data, std::size_t first, std::size_t count,
-                float* out) {
+namespace {
+
+// widen_avx2's conversion, inlined into the callers that convert many runs.
+inline __attribute__((always_inline)) void widen_run(DataType type, const std::uint8_t* data,
+                                                     std::size_t first, std::size_t count,
+                                                     float* out) {
   const std::uint8_t* raw = data + first * (info(type).storage_bits / 8u);
   std::size_t i = 0;
   if (type == DataType::FP16) {
@@ -357,6 +361,66 @@ void widen_avx2(DataType type, const std::uint8_t* data, std::size_t first, std:
     }
     for (; i < count; ++i)
       out[i] = table[raw[i]];
+  }
+}
+
+// Eight FP16 or BF16 lanes at `raw` to FP32, exactly.
+inline __m256 widen8_16(DataType type, const std::uint8_t* raw) {
+  const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(raw));
+  if (type == DataType::FP16) return _mm256_cvtph_ps(h);
+  return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+}
+
+}  // namespace
+
+void widen_avx2(DataType type, const std::uint8_t* data, std::size_t first, std::size_t count,
+                float* out) {
+  widen_run(type, data, first, count, out);
+}
+
+void widen_rows_avx2(DataType type, const std::uint8_t* data, const std::size_t* row_first,
+                     std::size_t rows, const std::size_t* run_first, std::size_t runs, float* out) {
+  // 16-bit lanes: one conversion per run, the type tested once.
+  auto each_run = [&](auto widen8) {
+    for (std::size_t r = 0; r < rows; ++r) {
+      for (std::size_t j = 0; j < runs; ++j, out += 8)
+        widen8(row_first[r] + run_first[j], out);
+    }
+  };
+  if (type == DataType::FP16) {
+    each_run([data](std::size_t first, float* target) {
+      _mm256_storeu_ps(target, widen8_16(DataType::FP16, data + 2 * first));
+    });
+  } else if (type == DataType::BF16) {
+    each_run([data](std::size_t first, float* target) {
+      _mm256_storeu_ps(target, widen8_16(DataType::BF16, data + 2 * first));
+    });
+  } else {
+    each_run([type, data](std::size_t first, float* target) {
+      widen_run(type, data, first, 8, target);
+    });
+  }
+}
+
+void deal_pairs_avx2(DataType type, const std::uint8_t* data, const std::size_t* pair_first,
+                     std::size_t pairs, const std::size_t* group_first, std::size_t groups,
+                     float* out) {
+  const std::size_t depth = 2 * pairs;
+  for (std::size_t p = 0; p < pairs; ++p) {
+    for (std::size_t g = 0; g < groups; ++g) {
+      const std::uint8_t* raw = data + 2 * (pair_first[p] + group_first[g]);
+      // lo = columns 0..3 of the group, hi = 4..7, each as (k, k + 1).
+      const __m256 lo = widen8_16(type, raw);
+      const __m256 hi = widen8_16(type, raw + 16);
+      // Per 128-bit half: columns 0 1 4 5 | 2 3 6 7, then 64-bit pairs reordered.
+      const __m256 even = _mm256_shuffle_ps(lo, hi, 0x88);
+      const __m256 odd = _mm256_shuffle_ps(lo, hi, 0xDD);
+      float* target = out + (g / 2) * depth * kNR + 2 * p * kNR + (g % 2) * 8;
+      _mm256_storeu_ps(target,
+                       _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(even), 0xD8)));
+      _mm256_storeu_ps(target + kNR,
+                       _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(odd), 0xD8)));
+    }
   }
 }
 

@@ -135,6 +135,17 @@ void widen_avx2(DataType type, const std::uint8_t* data, std::size_t first, std:
 // Dealer for the CUBE_M32 CELL rows of 8-bit lanes (4 to a 32-bit unit).
 void deal4_int16_avx2(const std::int16_t* source, std::int16_t* target);
 void deal4_float_avx2(const float* source, float* target);
+// A's rows (rows x 8 * runs, row-major) from storage where elements 8j..8j+7
+// of row r are consecutive from element row_first[r] + run_first[j] (CUBE_N8
+// CELL columns viewed transposed, row-major rows): widen_avx2 by runs of 8.
+void widen_rows_avx2(DataType type, const std::uint8_t* data, const std::size_t* row_first,
+                     std::size_t rows, const std::size_t* run_first, std::size_t runs, float* out);
+// FP16 or BF16 B panels (depth 2 * pairs x 8 * groups) from storage where
+// element (2p + t, 8g + j) is element pair_first[p] + group_first[g] + 2j + t
+// (CUBE_M32 CELL rows viewed transposed): widened and dealt out in one pass.
+void deal_pairs_avx2(DataType type, const std::uint8_t* data, const std::size_t* pair_first,
+                     std::size_t pairs, const std::size_t* group_first, std::size_t groups,
+                     float* out);
 // The 16 run scales of a HiF4 scale word whose E6M2 base is `base`:
 // base * 2^(bit[8 + r/2] + bit[16 + r]) for run r of 4 lanes.
 void hif4_run_scales_avx2(std::uint32_t word, float base, float* out);

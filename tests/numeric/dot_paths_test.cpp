@@ -439,6 +439,16 @@ TEST(DotLayouts, CellsOfEveryWidthGiveTheRowMajorResults) {
 // Points A (M x K) at CUBE_M32 offsets (32-row CELLs of 1024/(32*bits)
 // columns, K-fastest, then blocks of 32 rows) and B (K x N) at CUBE_N8 ones
 // (CELLs of 128/bits K rows x 8 columns, column-major inside, K-fastest).
+// Every pair (x, y) of the two lists, x outermost.
+template <typename X, std::size_t NX, typename Y, std::size_t NY>
+std::vector<std::pair<X, Y>> testing_pairs(const X (&xs)[NX], const Y (&ys)[NY]) {
+  std::vector<std::pair<X, Y>> pairs;
+  for (const X& x : xs)
+    for (const Y& y : ys)
+      pairs.emplace_back(x, y);
+  return pairs;
+}
+
 void set_cube_cell_offsets(DotOperands& ops, std::size_t m, std::size_t n, std::size_t k) {
   const std::size_t a_cols = 1024 / (32 * info(ops.a.type).storage_bits);
   const std::size_t b_rows = 128 / info(ops.b.type).storage_bits;
@@ -499,7 +509,9 @@ TEST(DotLayouts, CubeCellGridsGiveTheRowMajorResults) {
 // columns-first order, docs/cube.md): every element is bit for bit the
 // reference's D, from A in CUBE_M32 (whose CELL rows, 2 or 4 lanes wide, the
 // B panels deal out by depth), B in CUBE_N8 and a column-major C; the last
-// partial groups of depths and columns take the element-wise moves.
+// partial groups of depths and columns take the element-wise moves, and a
+// shape with K a multiple of 8 and M of 8 the direct packing of FP16/BF16
+// pairs and of CUBE_N8 runs of 8 (A rows), with a half-padded last B panel.
 TEST(DotLayouts, ColumnsFirstGivesTheTransposedResults) {
   struct Case {
     DataType type;
@@ -515,10 +527,15 @@ TEST(DotLayouts, ColumnsFirstGivesTheTransposedResults) {
     std::swap(t.row_offset, t.col_offset);
     return t;
   };
+  struct Shape {
+    std::size_t m, n, k;
+  };
+  const Shape shapes[] = {{37, 45, 70}, {40, 32, 64}};
   std::mt19937_64 rng(29);
-  for (const Case& c : cases) {
-    SCOPED_TRACE(std::string(name(c.type)));
-    const std::size_t m = 37, n = 45, k = 70;
+  for (const auto& [shape, c] : testing_pairs(shapes, cases)) {
+    SCOPED_TRACE(std::string(name(c.type)) + " " + std::to_string(shape.m) + "x" +
+                 std::to_string(shape.n) + "x" + std::to_string(shape.k));
+    const std::size_t m = shape.m, n = shape.n, k = shape.k;
     const Problem p = testing::random_problem(NumericProfile::Hardware, c.type, c.type, c.mx, m, n,
                                               k, true, false, rng);
     const Built row_major(p);
