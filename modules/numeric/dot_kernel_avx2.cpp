@@ -380,7 +380,7 @@ void widen_avx2(DataType type, const std::uint8_t* data, std::size_t first, std:
 
 void widen_rows_avx2(DataType type, const std::uint8_t* data, const std::size_t* row_first,
                      std::size_t rows, const std::size_t* run_first, std::size_t runs, float* out) {
-  // 16-bit lanes: one conversion per run, the type tested once.
+  // 16- and 8-bit lanes: one conversion per run, the type tested once.
   auto each_run = [&](auto widen8) {
     for (std::size_t r = 0; r < rows; ++r) {
       for (std::size_t j = 0; j < runs; ++j, out += 8)
@@ -394,6 +394,13 @@ void widen_rows_avx2(DataType type, const std::uint8_t* data, const std::size_t*
   } else if (type == DataType::BF16) {
     each_run([data](std::size_t first, float* target) {
       _mm256_storeu_ps(target, widen8_16(DataType::BF16, data + 2 * first));
+    });
+  } else if (info(type).storage_bits == 8 && info(type).lanes == 1) {
+    // 8-bit lanes: one gather from the type's table per run.
+    const float* table = lane_table(type);
+    each_run([data, table](std::size_t first, float* target) {
+      const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(data + first));
+      _mm256_storeu_ps(target, _mm256_i32gather_ps(table, _mm256_cvtepu8_epi32(bytes), 4));
     });
   } else {
     each_run([type, data](std::size_t first, float* target) {
