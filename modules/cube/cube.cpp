@@ -123,6 +123,16 @@ void store_columns(std::uint8_t* payload, const std::uint32_t* row_term, std::ui
   bool consecutive = sizeof(Slot) == sizeof(Word);
   for (std::uint32_t r = 1; r < rows; ++r)
     consecutive = consecutive && row_term[r] == row_term[0] + r;
+  // Columns that follow each other too (FP32/S32 D in CUBE_M32 with 32 rows
+  // a PE): the staged words are the payload's slots, one copy.
+  bool whole = consecutive;
+  for (std::uint32_t c = 1; c < cols; ++c)
+    whole = whole && col_term[c] == col_term[0] + c * rows;
+  if (whole) {
+    std::memcpy(payload + (std::size_t{row_term[0]} + col_term[0]) * sizeof(Slot), words,
+                std::size_t{rows} * cols * sizeof(Slot));
+    return;
+  }
   for (std::uint32_t c = 0; c < cols; ++c) {
     const Word* column = words + std::size_t{c} * rows;
     if (consecutive) {
@@ -554,11 +564,16 @@ void Cube::publish(Block& open, const std::vector<unsigned>& destinations, std::
       max_rows = std::max(max_rows, plan.split.rows(pe));
     // Per thread: the front end and the worker publish PEs of one block.
     // References, so that the PE threads below use this thread's terms.
+    // Kept while the tile's shape comes back (a loop's blocks).
     thread_local std::vector<std::uint32_t> row_terms, col_terms;
+    thread_local arch::TileInfo terms_info;
     std::vector<std::uint32_t>& row_term = row_terms;
     std::vector<std::uint32_t>& col_term = col_terms;
-    arch::storage_row_terms(info, max_rows, row_term);
-    arch::storage_column_terms(info, cols, col_term);
+    if (terms_info != info || row_term.size() != max_rows || col_term.size() != cols) {
+      arch::storage_row_terms(info, max_rows, row_term);
+      arch::storage_column_terms(info, cols, col_term);
+      terms_info = info;
+    }
     const std::uint64_t bytes =
         std::uint64_t{max_rows} * cols * arch::element_bits(info.data_type) / 8;
     arch::PeThreads* threads = arch::pooled_bytes(threads_, bytes);

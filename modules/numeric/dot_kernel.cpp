@@ -765,6 +765,13 @@ void load_accumulator(const OperandView& c, std::size_t m, std::size_t n, std::u
   bool rows_whole = true;
   for (std::size_t col = 1; col < n; ++col)
     rows_whole = rows_whole && c.col_offset[col] == c.col_offset[0] + col;
+  bool whole = rows_whole;  // and rows that follow each other: one copy
+  for (std::size_t r = 1; r < m; ++r)
+    whole = whole && c.row_offset[r] == c.row_offset[0] + r * n;
+  if (whole) {
+    std::memcpy(d, at(0, 0), m * n * sizeof(std::uint32_t));
+    return;
+  }
   if (rows_whole) {
     // Copies of 8 words have a constant size: inline moves.
     for (std::size_t r = 0; r < m; ++r) {
