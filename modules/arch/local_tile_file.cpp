@@ -92,9 +92,9 @@ Expected<AllocationPlan> LocalTileFile::plan(unsigned hand, std::uint8_t mask,
     std::array<std::uint64_t, kPeCount> pools{};
     for (const LocalTile& tile : tiles_) {
       if (!tile.allocated() || &tile == retiring) continue;
-      for (unsigned pe = 0; pe < kPeCount; ++pe) {
-        if (pe_selected(tile.allocation_mask(), pe)) pools[pe] += tile.info().capacity_bytes;
-      }
+      const std::uint64_t bytes = tile.info().capacity_bytes;
+      for (unsigned pe = 0; pe < kPeCount; ++pe)  // no branch per PE
+        pools[pe] += bytes * pe_selected(tile.allocation_mask(), pe);
     }
     for (unsigned pe = 0; pe < kPeCount; ++pe) {
       if (!pe_selected(mask, pe)) continue;
