@@ -277,9 +277,14 @@ void move_rows(Memory& memory, const Footprint& footprint, Tile& tile, arch::PeT
                    blocks.rows[g], row_at[row + 4] - row_at[row]);
       }
     }
-    for (std::uint32_t row = 0; row < t.valid_rows; ++row) {
-      const bool blocked = row / 8 < groups && group_gm[row / 8] != nullptr;
-      if (!blocked || blocks.runs < runs.offset.size()) move_runs(row, blocked ? blocks.runs : 0);
+    // The rows of the groups no block moved, and the runs past the blocks'
+    // of those it did: a group at a time, as most groups have nothing left.
+    const bool runs_left = blocks.runs < runs.offset.size();
+    for (std::uint32_t first = 0; first < t.valid_rows; first += 8) {
+      const bool blocked = first / 8 < groups && group_gm[first / 8] != nullptr;
+      if (blocked && !runs_left) continue;
+      for (std::uint32_t row = first; row < std::min(first + 8, t.valid_rows); ++row)
+        move_runs(row, blocked ? blocks.runs : 0);
     }
   });
 }
