@@ -316,43 +316,6 @@ inline __attribute__((always_inline)) void widen_run(DataType type, const std::u
     }
     for (; i < count; ++i)
       out[i] = lane(first + i);
-  } else if (type == DataType::E4M3 || type == DataType::E5M2) {
-    // Exact through binary16 (F16C) rather than table gathers. An E5M2 code
-    // is the top byte of the binary16 with its value (infinities and NaNs
-    // included). An E4M3 magnitude shifted left by 7 is the binary16 of its
-    // value times 2^-8 (subnormals included), scaled back exactly; its codes
-    // 0x7F and 0xFF are NaN (the table's).
-    const float* table = lane_table(type);
-    const bool e4m3 = type == DataType::E4M3;
-    const __m256 nan_positive = _mm256_set1_ps(table[0x7F]);
-    const __m256 nan_negative = _mm256_set1_ps(table[0xFF]);
-    const __m256 unscale = _mm256_set1_ps(256.0f);
-    const __m256i magnitude_bits = _mm256_set1_epi16(0x7F);
-    auto finish = [&](__m128i half, __m128i nan16, float* to) {
-      __m256 value = _mm256_cvtph_ps(half);
-      if (e4m3) {
-        const __m256 nan = _mm256_castsi256_ps(_mm256_cvtepi16_epi32(nan16));
-        value = _mm256_blendv_ps(_mm256_mul_ps(value, unscale),
-                                 _mm256_blendv_ps(nan_positive, nan_negative, value), nan);
-      }
-      _mm256_storeu_ps(to, value);
-    };
-    for (; i + 16 <= count; i += 16) {
-      const __m256i code =
-          _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(raw + i)));
-      __m256i half = _mm256_slli_epi16(code, 8);
-      __m256i nan = _mm256_setzero_si256();
-      if (e4m3) {
-        const __m256i magnitude = _mm256_and_si256(code, magnitude_bits);
-        half = _mm256_or_si256(_mm256_and_si256(half, _mm256_set1_epi16(-0x8000)),
-                               _mm256_slli_epi16(magnitude, 7));
-        nan = _mm256_cmpeq_epi16(magnitude, magnitude_bits);
-      }
-      finish(_mm256_castsi256_si128(half), _mm256_castsi256_si128(nan), out + i);
-      finish(_mm256_extracti128_si256(half, 1), _mm256_extracti128_si256(nan, 1), out + i + 8);
-    }
-    for (; i < count; ++i)
-      out[i] = table[raw[i]];
   } else {
     const float* table = lane_table(type);
     for (; i + 8 <= count; i += 8) {
