@@ -62,6 +62,11 @@ void LocalTile::define_valid_region() {
   }
 }
 
+void LocalTile::define_every_slot() {
+  defined_valid_ = info_.valid_rows * info_.valid_columns;
+  defined_.assign(defined_.size(), true);
+}
+
 void LocalTile::copy_definedness(const LocalTile& source) {
   defined_ = source.defined_;
   defined_valid_ = source.defined_valid_;

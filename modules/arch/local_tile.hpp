@@ -41,6 +41,9 @@ class LocalTile {
   // Marks one storage slot defined; `in_valid` says it lies in the valid region.
   void define_slot(std::uint32_t slot, bool in_valid);
   void define_valid_region();
+  // The valid region and every padding slot around it (a CUBE TLOAD with a
+  // PadValue): every slot of the tile is defined.
+  void define_every_slot();
   // Takes over the definedness of a source with the same descriptor (TMOV, GMOV).
   void copy_definedness(const LocalTile& source);
 

@@ -550,12 +550,14 @@ MaybeFault Tlsu::load_local(const BlockDescriptor& block) {
   // thread that writes them, unless rows of a whole tile write every byte.
   const bool overwritten = footprint.by_rows() && arch::valid_region_fills_payload(*info);
   LocalTile& tile = commit_destination(*plan, *info, binding.pe_mask, true);
-  tile.define_valid_region();
   const auto pad = static_cast<arch::PadValue>(block.datr.pad);
   const bool padded = cube && pad != arch::PadValue::Null;
   if (padded) {
-    // CELL padding takes the PadValue and becomes defined; it is never read from GM.
-    for_each_padding_slot(*info, [&](std::uint32_t slot) { tile.define_slot(slot, false); });
+    // CELL padding takes the PadValue and becomes defined; it is never read
+    // from GM. With the valid region, that is every slot.
+    tile.define_every_slot();
+  } else {
+    tile.define_valid_region();
   }
   // The values: the footprint's rows into the payloads, then the padding.
   const std::uint64_t pad_bits = padded ? arch::pad_bits(pad, info->data_type) : 0;

@@ -163,6 +163,10 @@ TEST(TlsuRoundTrip, CubeLayoutsMatchIndependentStorageIndices) {
       const unsigned cell_rows = arch::cube_cell_rows(code.layout, type);
       const unsigned cell_cols = arch::cube_cell_columns(code.layout, type);
       auto expect_loaded = [&](const arch::LocalTile& loaded, arch::PadValue pad) {
+        // The valid region and its padding: every slot is defined.
+        EXPECT_TRUE(loaded.contents_defined());
+        for (std::uint32_t slot = 0; slot < info.elements(); ++slot)
+          ASSERT_TRUE(loaded.slot_defined(slot)) << slot;
         for (unsigned pe = 0; pe < 4; ++pe) {
           for (unsigned r = 0; r < info.rows; ++r) {
             for (unsigned c = 0; c < info.columns; ++c) {
