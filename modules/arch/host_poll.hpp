@@ -1,4 +1,4 @@
-// How a host thread waits for another (arch::PeThreads, arch::DataQueue):
+// How a host thread waits for another (arch::DataQueue's front end and worker):
 // it polls briefly before it sleeps on a condition variable.
 #pragma once
 

@@ -16,6 +16,13 @@ inline constexpr std::uint8_t pe_bit(unsigned pe) {
 inline constexpr bool pe_selected(std::uint8_t mask, unsigned pe) {
   return (mask & pe_bit(pe)) != 0;
 }
+// work(pe) for every PE of `mask`, in PE order.
+template <typename Work>
+void for_each_pe(std::uint8_t mask, Work&& work) {
+  for (unsigned pe = 0; pe < kPeCount; ++pe) {
+    if (pe_selected(mask, pe)) work(pe);
+  }
+}
 inline constexpr unsigned pe_count(std::uint8_t mask) {
   return ((mask >> 3) & 1u) + ((mask >> 2) & 1u) + ((mask >> 1) & 1u) + (mask & 1u);
 }

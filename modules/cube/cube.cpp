@@ -217,7 +217,7 @@ std::uint8_t Cube::compute_and_post_process(Block& open, std::uint8_t pes) {
   // thread that computed them; the others take them in PE order.
   const bool concurrent = fpatr_->concurrent();
   std::array<std::uint8_t, arch::kPeCount> post_flags{};
-  arch::for_each_pe(compute_threads(open), pes, [&](unsigned pe) {
+  arch::for_each_pe(pes, [&](unsigned pe) {
     compute_rows(open, pe);
     if (!concurrent) return;
     if (const auto* job = post_process_job(open, pe)) post_flags[pe] = fpatr_->run(*job).flags;
@@ -357,7 +357,7 @@ void Cube::compute_all_rows() {
     open.ended.store(false, std::memory_order_relaxed);
     queue_->submit(
         [this, &open, queued = open.queued_pes] {
-          arch::for_each_pe(nullptr, queued, [&](unsigned pe) {
+          arch::for_each_pe(queued, [&](unsigned pe) {
             compute_rows(open, pe);
             post_process_job(open, pe);
           });
@@ -366,7 +366,7 @@ void Cube::compute_all_rows() {
         source_tiles(open));
     pes &= ~open.queued_pes;
   }
-  arch::for_each_pe(compute_threads(open), pes, [&](unsigned pe) { compute_rows(open, pe); });
+  arch::for_each_pe(pes, [&](unsigned pe) { compute_rows(open, pe); });
 }
 
 void Cube::compute_rows(unsigned pe) {
@@ -383,14 +383,6 @@ const fpatr::RowsJob* Cube::post_process_job(unsigned pe) {
 std::uint8_t* Cube::queued_post_flags(unsigned pe) {
   Block& open = *block_;
   return arch::pe_selected(open.queued_pes, pe) ? &open.pe[pe].post_flags : nullptr;
-}
-
-arch::PeThreads* Cube::compute_threads(const Block& open) const {
-  const CubePlan& plan = open.plan;
-  std::uint64_t macs = 0;
-  for (unsigned pe = 0; pe < arch::kPeCount; ++pe)
-    macs = std::max(macs, plan.macs(pe));
-  return arch::pooled_macs(threads_, macs);
 }
 
 void Cube::compute_rows(Block& open, unsigned pe) {
@@ -563,21 +555,15 @@ void Cube::publish(Block& open, const std::vector<unsigned>& destinations, std::
     for (unsigned pe = 0; pe < arch::kPeCount; ++pe)
       max_rows = std::max(max_rows, plan.split.rows(pe));
     // Per thread: the front end and the worker publish PEs of one block.
-    // References, so that the PE threads below use this thread's terms.
     // Kept while the tile's shape comes back (a loop's blocks).
-    thread_local std::vector<std::uint32_t> row_terms, col_terms;
+    thread_local std::vector<std::uint32_t> row_term, col_term;
     thread_local arch::TileInfo terms_info;
-    std::vector<std::uint32_t>& row_term = row_terms;
-    std::vector<std::uint32_t>& col_term = col_terms;
     if (terms_info != info || row_term.size() != max_rows || col_term.size() != cols) {
       arch::storage_row_terms(info, max_rows, row_term);
       arch::storage_column_terms(info, cols, col_term);
       terms_info = info;
     }
-    const std::uint64_t bytes =
-        std::uint64_t{max_rows} * cols * arch::element_bits(info.data_type) / 8;
-    arch::PeThreads* threads = arch::pooled_bytes(threads_, bytes);
-    arch::for_each_pe(threads, pes, [&](unsigned pe) {
+    arch::for_each_pe(pes, [&](unsigned pe) {
       const auto* words = staged_words(open.pe[pe].staged);
       std::uint8_t* payload = tile.payload(pe);
       const std::uint32_t rows = plan.split.rows(pe);

@@ -22,9 +22,9 @@
 // the whole sequence with the unit's own fpatr::Backend; the SystemC PEs run
 // it each in its own transport and send the job over their FPATR socket.
 //
-// The PEs' rows are independent: with host threads (use_threads(),
-// docs/performance.md "Host threads") compute_all_rows() computes them
-// concurrently and commit() publishes the PEs' payloads concurrently; each PE
+// The PEs' rows are independent: with a data queue (use_data_queue(),
+// docs/functional-model.md "Deferred data work") some PEs' rows and
+// publication run on the queue's worker while the others run here; each PE
 // writes only its own staging and payload, so the results do not depend on
 // the thread count.
 #pragma once
@@ -41,7 +41,6 @@
 #include "arch/data_queue.hpp"
 #include "arch/fault.hpp"
 #include "arch/local_tile_file.hpp"
-#include "arch/pe_threads.hpp"
 #include "cube/cube_config.hpp"
 #include "fabric/fabric.hpp"
 #include "fpatr/fpatr_backend.hpp"
@@ -70,9 +69,6 @@ class Cube {
   // The B.FPATR implementation execute() hands the rows to (default: the C++
   // backend); `backend` must outlive the unit's use of it.
   void use_fpatr_backend(fpatr::Backend& backend) { fpatr_ = &backend; }
-  // The host threads the PEs' work runs on (nullptr: the calling thread);
-  // `threads` must outlive the unit's use of it.
-  void use_threads(arch::PeThreads* threads) { threads_ = threads; }
   // Where execute() queues a block's values once it is allocated: the rows,
   // their post-process and the publication (nullptr: they run at once). A
   // block with a Shared operand, or whose B.FPATR backend takes no concurrent
@@ -94,7 +90,7 @@ class Cube {
   // PE `pe`'s kernel into staging (nothing published); a PE without rows
   // does nothing. Calls for different PEs may run concurrently.
   void compute_rows(unsigned pe);
-  // compute_rows() for every PE, on the host threads. With a data queue
+  // compute_rows() for every PE. With a data queue
   // (use_data_queue()) a block that execute() would queue has the rows of
   // the PEs but the front end's queued instead (queued_post_flags()); the
   // others drain the queue first.
@@ -125,8 +121,6 @@ class Cube {
  private:
   struct Block;  // the open block: plan, operand views, staging
 
-  // The host threads for a block's rows (arch::pooled_macs).
-  arch::PeThreads* compute_threads(const Block& open) const;
   void compute_rows(Block& open, unsigned pe);
   const fpatr::RowsJob* post_process_job(Block& open, unsigned pe);
   // Bit i: the open block reads Local register i (its operands and
@@ -167,7 +161,6 @@ class Cube {
   CubeConfig config_;
   fpatr::CppBackend cpp_fpatr_;
   fpatr::Backend* fpatr_ = &cpp_fpatr_;
-  arch::PeThreads* threads_ = nullptr;
   arch::DataQueue* queue_ = nullptr;
   // Blocks are reused from block to block (their staging keeps its
   // capacity): block_ is the open or last one; queued_ holds the queued

@@ -180,10 +180,9 @@ const RowPlan& row_plan(const arch::TileInfo& t) {
 }
 
 // load_rows (kLoad) and store_rows: per selected PE, the blocks of the groups
-// of 8 rows, then every row's remaining runs (all of a row in no block). The
-// PEs move on `threads` (nullptr: in PE order on the calling thread).
+// of 8 rows, then every row's remaining runs (all of a row in no block).
 template <bool kLoad, typename Memory, typename Tile>
-void move_rows(Memory& memory, const Footprint& footprint, Tile& tile, arch::PeThreads* threads) {
+void move_rows(Memory& memory, const Footprint& footprint, Tile& tile) {
   const arch::TileInfo& t = *footprint.tile;
   const RowPlan& plan = row_plan(t);
   const RowRuns& runs = plan.runs;
@@ -221,8 +220,7 @@ void move_rows(Memory& memory, const Footprint& footprint, Tile& tile, arch::PeT
     if constexpr (!kLoad) blocks.transpose(dense, 8 * unit, gm, stride);
   };
   using GmRows = decltype(block_rows(memory, 0, 0, 0, false));
-  threads = arch::pooled_bytes(threads, std::uint64_t{t.valid_rows} * row_bytes);
-  arch::for_each_pe(threads, footprint.pe_mask, [&](unsigned pe) {
+  arch::for_each_pe(footprint.pe_mask, [&](unsigned pe) {
     thread_local std::vector<GmRows> group_gm;  // null: the group moves by runs
     thread_local std::vector<std::uint8_t> staging;
     auto* payload = tile.payload(pe);
@@ -337,17 +335,14 @@ arch::MaybeFault preflight(const memory::MemoryPort& memory, const Footprint& fo
   return fault;
 }
 
-void load_rows(const memory::MemoryPort& memory, const Footprint& footprint, arch::LocalTile& tile,
-               arch::PeThreads* threads) {
-  // Worker threads take only the granted path: without a grant over the
-  // whole RAM (which asking for here may obtain) the PEs move on this thread.
-  const bool granted = memory.direct(memory.base(), memory.size()) != nullptr;
-  move_rows<true>(memory, footprint, tile, granted ? threads : nullptr);
+void load_rows(const memory::MemoryPort& memory, const Footprint& footprint,
+               arch::LocalTile& tile) {
+  move_rows<true>(memory, footprint, tile);
 }
 
 void store_rows(memory::MemoryPort& memory, const Footprint& footprint,
                 const arch::LocalTile& tile) {
-  move_rows<false>(memory, footprint, tile, nullptr);
+  move_rows<false>(memory, footprint, tile);
 }
 
 std::uint64_t load_element(const memory::MemoryPort& memory, std::uint64_t address,

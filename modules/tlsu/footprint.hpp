@@ -20,7 +20,6 @@
 #include "arch/fault.hpp"
 #include "arch/local_tile.hpp"
 #include "arch/pe_mask.hpp"
-#include "arch/pe_threads.hpp"
 #include "arch/tile_info.hpp"
 #include "fabric/fabric.hpp"
 #include "memory/memory_port.hpp"
@@ -66,12 +65,9 @@ arch::MaybeFault preflight(const memory::MemoryPort& memory, const Footprint& fo
 arch::MaybeFault preflight_elements(const memory::MemoryPort& memory, const Footprint& footprint);
 
 // The transfers of a by_rows() footprint that passed preflight, between GM
-// and the payloads of `tile` on the footprint's PEs. A load moves the PEs'
-// payloads on `threads` (each PE writes its own) when the port's grant
-// covers the whole RAM (a transport runs on the caller's thread); stores
-// stay in PE order, as a later PE's bytes win where the PEs' GM rows overlap.
-void load_rows(const memory::MemoryPort& memory, const Footprint& footprint, arch::LocalTile& tile,
-               arch::PeThreads* threads = nullptr);
+// and the payloads of `tile` on the footprint's PEs, in PE order (a later
+// PE's bytes win where the PEs' GM rows overlap).
+void load_rows(const memory::MemoryPort& memory, const Footprint& footprint, arch::LocalTile& tile);
 void store_rows(memory::MemoryPort& memory, const Footprint& footprint,
                 const arch::LocalTile& tile);
 

@@ -568,7 +568,7 @@ MaybeFault Tlsu::load_local(const BlockDescriptor& block) {
           footprint.pe_mask &= pes;
           if (!overwritten) tile.zero_payloads(footprint.pe_mask);
           if (footprint.by_rows()) {
-            load_rows(memory_, footprint, tile, threads_);
+            load_rows(memory_, footprint, tile);
           } else {
             footprint.walk([&](unsigned pe, std::uint32_t, std::uint32_t col, std::uint32_t slot,
                                std::uint64_t address) {

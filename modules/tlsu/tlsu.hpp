@@ -20,7 +20,6 @@
 #include "arch/data_queue.hpp"
 #include "arch/fault.hpp"
 #include "arch/local_tile_file.hpp"
-#include "arch/pe_threads.hpp"
 #include "fabric/fabric.hpp"
 #include "memory/memory_port.hpp"
 
@@ -55,9 +54,6 @@ class Tlsu {
   // Told the GM ranges of every TLOAD and TSTORE before its transfers;
   // nullptr detaches.
   void set_access_observer(arch::AccessObserver* observer) { observer_ = observer; }
-  // The host threads a TLOAD's per-PE payloads are filled on (nullptr: the
-  // calling thread); `threads` must outlive the unit's use of it.
-  void use_threads(arch::PeThreads* threads) { threads_ = threads; }
   // Where a Local TLOAD's or TSTORE's payload moves go once the block passed
   // every check (nullptr: they run at once); every other function drains it
   // first. `queue` must outlive the unit's use of it.
@@ -107,7 +103,6 @@ class Tlsu {
   std::uint64_t tile_capacity_ = 0;
   std::optional<unsigned> last_destination_;
   arch::AccessObserver* observer_ = nullptr;
-  arch::PeThreads* threads_ = nullptr;
   arch::DataQueue* queue_ = nullptr;
 };
 

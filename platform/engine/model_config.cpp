@@ -6,6 +6,15 @@
 
 namespace ptovp::engine {
 
+namespace {
+
+constexpr const char* kNoPeThreads =
+    "blocks no longer split their PEs over host threads: with host.threads of 2 or more the "
+    "blocks' values are queued to a worker thread (docs/functional-model.md \"Deferred data "
+    "work\")";
+
+}  // namespace
+
 keys::KeyTable<ModelConfig> model_keys() {
   using M = ModelConfig;
   using fpatr::BackendKind;
@@ -23,11 +32,10 @@ keys::KeyTable<ModelConfig> model_keys() {
       .mount(block_builder::block_rule_keys(), &M::block)
       .mount(frontend::front_end_keys(), &M::front_end)
       .number("host.threads", &M::host_threads, 0, 1024, "threads",
-              "host threads for a block's per-PE work (0: the host's cores)")
-      .number("host.pool_min_macs", &M::host_pool_min_macs, 0, std::uint64_t{1} << 40, "MACs",
-              "the least CUBE work of a block's largest PE handed to the host threads")
-      .number("host.pool_min_bytes", &M::host_pool_min_bytes, 0, std::uint64_t{1} << 40, "bytes",
-              "the least bytes moved per PE (TLOAD, publication) handed to the host threads")
+              "host threads (0: the host's cores); 2 or more queue the blocks' values to a "
+              "worker thread")
+      .retired("host.pool_min_macs", kNoPeThreads)
+      .retired("host.pool_min_bytes", kNoPeThreads)
       .choice("platform.machine", &M::machine,
               {{Machine::Bare, "bare"}, {Machine::LinxVirt, "linx-virt"}},
               "the devices around the PTO machine")

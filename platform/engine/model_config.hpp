@@ -9,7 +9,6 @@
 
 #include "arch/arch_state.hpp"
 #include "arch/local_tile_file.hpp"
-#include "arch/pe_threads.hpp"
 #include "block_builder/block_builder.hpp"
 #include "engine/machine.hpp"
 #include "fpatr/fpatr_backend.hpp"
@@ -35,13 +34,10 @@ struct ModelConfig {
   Machine machine = Machine::Bare;
   std::string uart_output = devices::kUartToStdout;            // uart.output: "stdout" or a file
   fpatr::BackendKind fpatr_backend = fpatr::BackendKind::Cpp;  // fpatr.backend
-  // host.threads: the host threads a block's per-PE work runs on (0: the
-  // host's cores); results, traces and statistics do not depend on it.
+  // host.threads: 1 runs everything on the calling thread, 2 or more (0: the
+  // host's cores) queue the blocks' values to a worker (arch::DataQueue);
+  // results, traces and statistics do not depend on it.
   std::uint64_t host_threads = 0;
-  // host.pool_min_macs, host.pool_min_bytes: the least per-PE work of a block
-  // handed to those threads (arch::PoolMinimum).
-  std::uint64_t host_pool_min_macs = arch::PoolMinimum{}.macs;
-  std::uint64_t host_pool_min_bytes = arch::PoolMinimum{}.bytes;
 };
 
 // Every field as a configuration key but `profile` (the CUBE's numeric.profile

@@ -22,9 +22,6 @@ cube::CubeConfig cube_config(numeric::NumericProfile profile) {
 FunctionalModel::FunctionalModel(const engine::ModelConfig& config, std::ostream& out,
                                  std::ostream& err)
     : config_(config),
-      // The data queue's worker takes the place of the PE threads.
-      threads_(engine::defers_data_work(config) ? 1 : static_cast<unsigned>(config.host_threads),
-               {config.host_pool_min_macs, config.host_pool_min_bytes}),
       state_(config.arch),
       memory_(config.memory_base, config.memory_size),
       local_(config.tile_naming, config.capacity.model),
@@ -71,9 +68,6 @@ FunctionalModel::FunctionalModel(const engine::ModelConfig& config, std::ostream
     tlsu_.use_data_queue(&queue_);
     cube_.use_data_queue(&queue_);
     front_end_.use_data_queue(&queue_);
-  } else {
-    cube_.use_threads(&threads_);
-    tlsu_.use_threads(&threads_);
   }
   builder_.set_trace_listener([this](std::uint64_t pc, bool end) { mark_region(pc, end); });
 }

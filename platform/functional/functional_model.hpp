@@ -16,7 +16,6 @@
 #include "arch/arch_state.hpp"
 #include "arch/data_queue.hpp"
 #include "arch/local_tile_file.hpp"
-#include "arch/pe_threads.hpp"
 #include "arch/shared_tile_file.hpp"
 #include "block_builder/block_builder.hpp"
 #include "cube/cube.hpp"
@@ -99,7 +98,6 @@ class FunctionalModel {
   void mark_region(std::uint64_t pc, bool end);
 
   engine::ModelConfig config_;
-  arch::PeThreads threads_;  // host.threads, for the TLSU's and the CUBE's per-PE work
   arch::ArchState state_;
   memory::Memory memory_;
   arch::LocalTileFile local_;

@@ -143,8 +143,7 @@ json run_statistics(const SystemCPlatform& platform, std::uint64_t instructions)
                      : 0.0}}},
       {"config", platform.config().to_json()}};
   // The host threads change no result: statistics compare across them.
-  for (const char* key : {"threads", "pool_min_macs", "pool_min_bytes"})
-    statistics["config"]["host"].erase(key);
+  statistics["config"]["host"].erase("threads");
   if (!log.regions().empty()) statistics["regions"] = region_statistics(log, period);
   return statistics;
 }

@@ -26,11 +26,6 @@ SystemCPlatform::SystemCPlatform(const sc_core::sc_module_name& name,
     : sc_module(name),
       debug_socket("debug_socket"),
       config_(config),
-      // The data queue's worker takes the place of the PE threads.
-      threads_(engine::defers_data_work(config_.model)
-                   ? 1
-                   : static_cast<unsigned>(config_.model.host_threads),
-               {config_.model.host_pool_min_macs, config_.model.host_pool_min_bytes}),
       log_(keep_slices),
       state_(config_.model.arch),
       local_(config_.model.tile_naming, config_.model.capacity.model),
@@ -66,9 +61,6 @@ SystemCPlatform::SystemCPlatform(const sc_core::sc_module_name& name,
     tlsu_.use_data_queue(&queue_);
     cube_.use_data_queue(&queue_);
     fpatr_.use_data_queue(&queue_);
-  } else {
-    cube_.use_threads(&threads_);
-    tlsu_.semantics().use_threads(&threads_);
   }
   tlm::tlm_global_quantum::instance().set(config_.timing.quantum());
   builder_.set_issue_clock([this] { return front_end_.current_time(); });

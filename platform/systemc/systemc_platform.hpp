@@ -20,7 +20,6 @@
 #include <tlm>
 
 #include "arch/data_queue.hpp"
-#include "arch/pe_threads.hpp"
 #include "block_builder/block_builder_module.hpp"
 #include "config/platform_config.hpp"
 #include "cube/cube_module.hpp"
@@ -86,7 +85,6 @@ class SystemCPlatform : public sc_core::sc_module {
 
   tlm_utils::simple_initiator_socket<SystemCPlatform> debug_socket;
   config::PlatformConfig config_;
-  arch::PeThreads threads_;  // host.threads, for the TLSU's and the CUBE's per-PE work
   sc_common::ActivityLog log_;
   arch::ArchState state_;
   arch::LocalTileFile local_;

@@ -305,9 +305,7 @@ class HostThreads(PlatformCase):
         """Every file a run writes, by kind, and its exit status."""
         kinds = ("state", "memory", "stats") + (("trace", "vcd") if engine == "systemc" else ())
         files = {kind: self.path(f"{engine}.{threads}.{kind}") for kind in kinds}
-        # Minimums of 0 hand every block's PEs to the threads, however small.
         args = ["run", image, "--engine", engine, "--quiet", "--threads", str(threads),
-                "--set", "host.pool_min_macs=0", "--set", "host.pool_min_bytes=0",
                 "--dump-state", files["state"], "--dump", f"{MEMORY_WINDOW}:{files['memory']}",
                 "--stats", files["stats"], *extra]
         if engine == "systemc":
@@ -401,15 +399,14 @@ class HostThreads(PlatformCase):
                 self.assertIn("host.threads", result.stderr)
         result = self.ptovp("run", image, "--quiet", "--set", "host.threads=0")
         self.assertEqual(result.returncode, 0, result.stderr)
+        # The former per-PE pool's minimums are refused with the reason.
         for key in ("host.pool_min_macs", "host.pool_min_bytes"):
             with self.subTest(key=key):
-                result = self.ptovp("run", image, "--set", f"{key}=-1")
+                result = self.ptovp("run", image, "--set", f"{key}=0")
                 self.assertEqual(result.returncode, 2)
-                self.assertIn(key, result.stderr)
+                self.assertIn(f"{key}: removed; blocks no longer split their PEs", result.stderr)
         printed = json.loads(self.ptovp("run", "--print-config", "--threads", "3").stdout)
-        self.assertEqual(printed["host"]["threads"], 3)
-        self.assertEqual(printed["host"]["pool_min_macs"], 1 << 18)
-        self.assertEqual(printed["host"]["pool_min_bytes"], 1 << 15)
+        self.assertEqual(printed["host"], {"services": "on", "threads": 3})
 
 
 class Keys(PlatformCase):

@@ -130,8 +130,8 @@ TEST(KeyBehaviour, AcceptedAndRejectedValues) {
       text += probe_json(key, json::array());
     }
   }
-  for (const std::string key : {"memory.sise", "iot.local_sizecode_11_12", "cube", "", "mx",
-                                "numeric.profile.x", "Memory.size"})
+  for (const std::string key : {"memory.sise", "iot.local_sizecode_11_12", "host.pool_min_macs",
+                                "cube", "", "mx", "numeric.profile.x", "Memory.size"})
     text += probe(key, "1");
   expect_file("key_behaviour.golden.txt", text);
 }
