@@ -29,6 +29,13 @@ class Gate {
       std::this_thread::yield();
   }
   void release() { open_ = true; }
+  // A job that waits for the gate and raises no flags.
+  auto job() const {
+    return [this] {
+      wait();
+      return std::uint8_t{0};
+    };
+  }
 
  private:
   std::atomic<bool> open_{false};
@@ -66,12 +73,7 @@ TEST(DataQueue, APeWhoseSourcePayloadAQueuedJobWritesStaysOnTheWorker) {
   ArchState state;
   DataQueue queue(state, true);
   Gate gate;
-  queue.submit(
-      [&] {
-        gate.wait();
-        return std::uint8_t{0};
-      },
-      std::uint64_t{1} << 5, pe_bit(3), std::uint64_t{1} << 5);
+  queue.submit(gate.job(), std::uint64_t{1} << 5, pe_bit(3), std::uint64_t{1} << 5);
   EXPECT_EQ(queue.front_pes(kAllPes, std::uint64_t{1} << 5), 0);
   EXPECT_EQ(queue.front_pes(kAllPes, std::uint64_t{1} << 6), pe_bit(3));
   gate.release();
@@ -83,19 +85,15 @@ TEST(DataQueue, Pe2JoinsTheFrontEndAtAGmWriteWhileTheWorkerIsBehind) {
   ArchState state;
   DataQueue queue(state, true);
   Gate gate;
-  auto held = [&] {
-    gate.wait();
-    return std::uint8_t{0};
-  };
   for (int job = 0; job < 64; ++job)
-    queue.submit(held, 0);
+    queue.submit(gate.job(), 0);
   EXPECT_EQ(queue.front_pes(kAllPes), pe_bit(3));  // only a GM write changes PE 2's home
-  queue.submit(held, 0, 0, 0, 0x1000, 0x1100);
+  queue.submit(gate.job(), 0, 0, 0, 0x1000, 0x1100);
   EXPECT_EQ(queue.front_pes(kAllPes), pe_bit(3) | pe_bit(2));
   EXPECT_EQ(queue.front_pes(pe_bit(2)), pe_bit(2));
   gate.release();
   queue.drain();
-  queue.submit(held, 0, 0, 0, 0x1000, 0x1100);
+  queue.submit(gate.job(), 0, 0, 0, 0x1000, 0x1100);
   EXPECT_EQ(queue.front_pes(kAllPes), pe_bit(3));
   queue.drain();
 }
@@ -137,12 +135,7 @@ TEST(DataQueue, WritesArePendingOnlyInTheirRangeAndUntilTheirJobEnds) {
   ArchState state;
   DataQueue queue(state, true);
   Gate gate;
-  queue.submit(
-      [&] {
-        gate.wait();
-        return std::uint8_t{0};
-      },
-      0, 0, 0, 0x1000, 0x1100);
+  queue.submit(gate.job(), 0, 0, 0, 0x1000, 0x1100);
   EXPECT_TRUE(queue.writes_pending(0x10F8, 16));
   EXPECT_TRUE(queue.writes_pending(0x0FF8, 9));
   EXPECT_FALSE(queue.writes_pending(0x0FF8, 8));
