@@ -37,6 +37,7 @@ using dot_detail::from_bits;
 using dot_detail::kCanonicalNaN;
 using dot_detail::kMR;
 using dot_detail::kNR;
+using dot_detail::LineScales;
 using dot_detail::Panels;
 
 // The largest offset: a plain running maximum, which the compiler unrolls
@@ -487,26 +488,16 @@ void with_float_converter(DataType type, F&& f) {
   }
 }
 
-// Per line, the scale of each run of 2^shift lanes that share one: a whole
-// E8M0 group of 32, or the 4 HiF4 lanes that share an E1_16 bit.
-template <typename T>
-struct LineScales {
-  std::vector<T> values;
-  std::size_t line_stride = 0, run_stride = 0;
-  unsigned shift = 0;
-
-  T at(std::size_t line, std::size_t k) const {
-    return values[line * line_stride + (k >> shift) * run_stride];
-  }
-};
-
 // A is packed along k and B across n, so each side stores its scales in the
 // order it reads them.
+// The scales live in storage of this thread that the next call reuses.
 template <typename T, typename Scale>
 LineScales<T> line_scales(const OperandView& scale, DataType lane_type, bool a_side,
                           std::size_t lines, std::size_t k, unsigned shift, Scale to_scale) {
   const std::size_t runs = ((k - 1) >> shift) + 1;
-  LineScales<T> out{std::vector<T>(lines * runs), a_side ? runs : 1, a_side ? 1 : lines, shift};
+  thread_local std::vector<T> values;
+  values.resize(lines * runs);  // every entry is written below
+  LineScales<T> out{values.data(), a_side ? runs : 1, a_side ? 1 : lines, shift};
   // A scales are [line, g], B scales [g, line].
   const std::vector<std::size_t>& line_offset = a_side ? scale.row_offset : scale.col_offset;
   const std::vector<std::size_t>& group_offset = a_side ? scale.col_offset : scale.row_offset;
@@ -520,7 +511,7 @@ LineScales<T> line_scales(const OperandView& scale, DataType lane_type, bool a_s
         const std::uint32_t word =
             read(scale.data, line_offset[i] + group_offset[(r0 << shift) >> group_shift]);
         for (std::size_t r = r0; r < std::min(runs, r0 + group_runs); ++r)
-          out.values[i * out.line_stride + r * out.run_stride] = to_scale(word, r << shift);
+          values[i * out.line_stride + r * out.run_stride] = to_scale(word, r << shift);
       }
     }
   });
@@ -548,13 +539,15 @@ void hif4_run_scales(std::uint32_t word, float base, float* out) {
 // HiF4X2 scales by runs of 4 lanes: each word's base is read from the E6M2
 // table and its 16 runs computed together (with AVX2 when `simd`). Bases are
 // at most 1.75 * 2^15, so base * 2^increment is exact; a NaN base stays NaN.
+// The scales live in storage of this thread that the next call reuses.
 LineScales<float> hif4_line_scales(const OperandView& scale, bool a_side, std::size_t lines,
                                    std::size_t k, bool simd) {
   constexpr unsigned kShift = 2;
   constexpr std::size_t kGroupRuns = 16;
   const std::size_t runs = ((k - 1) >> kShift) + 1;
-  LineScales<float> out{std::vector<float>(lines * runs), a_side ? runs : 1, a_side ? 1 : lines,
-                        kShift};
+  thread_local std::vector<float> values;
+  values.resize(lines * runs);  // every entry is written below
+  LineScales<float> out{values.data(), a_side ? runs : 1, a_side ? 1 : lines, kShift};
   // A scales are [line, g], B scales [g, line]; the carrier is U32.
   const std::vector<std::size_t>& line_offset = a_side ? scale.row_offset : scale.col_offset;
   const std::vector<std::size_t>& group_offset = a_side ? scale.col_offset : scale.row_offset;
@@ -571,7 +564,7 @@ LineScales<float> hif4_line_scales(const OperandView& scale, bool a_side, std::s
       }
       const std::size_t first = g * kGroupRuns;
       for (std::size_t r = 0; r < std::min(kGroupRuns, runs - first); ++r)
-        out.values[i * out.line_stride + (first + r) * out.run_stride] = group[r];
+        values[i * out.line_stride + (first + r) * out.run_stride] = group[r];
     }
   }
   return out;
@@ -592,13 +585,15 @@ bool is_table_lane(DataType t) {
 // The two layouts of the columns-first order (docs/cube.md), packed without
 // pack_panels' analysis: A rows whose K elements come in runs of 8
 // consecutive ones (CUBE_N8 CELL columns, row-major rows) widen in one call,
-// and FP16/BF16 B columns
-// taken from CELL rows of 2 lanes (CUBE_M32 viewed transposed) widen and deal
-// out into the panels in one pass. False, with `out` untouched, for any other
-// view; the caller checks that widen_avx2 converts the type.
+// and B columns taken from CELL rows of 2 FP16/BF16 or 4 8-bit lanes
+// (CUBE_M32 viewed transposed) widen and deal out into the panels in one
+// pass. `scales`, when given, multiply A's runs of 8 or the 8-bit B lanes as
+// they are written (the caller checks that their runs are long enough). False,
+// with `out` untouched, for any other view; the caller checks that
+// widen_avx2 converts the type.
 bool pack_float_direct(const OperandView& v, bool a_side, std::size_t lines, std::size_t depth,
-                       PooledVector<float>& out) {
-  thread_local std::vector<std::size_t> run_first, pair_first, group_first;
+                       const LineScales<float>* scales, PooledVector<float>& out) {
+  thread_local std::vector<std::size_t> run_first, unit_first, group_first;
   if (a_side) {
     if (depth % 8 != 0) return false;
     for (std::size_t c = 0; c < depth; ++c) {
@@ -609,28 +604,36 @@ bool pack_float_direct(const OperandView& v, bool a_side, std::size_t lines, std
       run_first[j] = v.col_offset[8 * j];
     out.resize(padded(true, lines) * depth);
     dot_detail::widen_rows_avx2(v.type, v.data, v.row_offset.data(), lines, run_first.data(),
-                                depth / 8, out.data());
+                                depth / 8, scales, out.data());
     std::fill(out.begin() + static_cast<std::ptrdiff_t>(lines * depth), out.end(), 0.0f);
     return true;
   }
-  if ((v.type != DataType::FP16 && v.type != DataType::BF16) || depth % 2 != 0 || lines % 8 != 0) {
-    return false;
-  }
+  // A CELL row holds `unit` consecutive depths of one column.
+  const bool sixteen = v.type == DataType::FP16 || v.type == DataType::BF16;
+  const bool eight = info(v.type).storage_bits == 8 && info(v.type).lanes == 1;
+  if (!(sixteen && scales == nullptr) && !eight) return false;
+  const std::size_t unit = sixteen ? 2 : 4;
+  if (depth % unit != 0 || lines % 8 != 0) return false;
   for (std::size_t n = 0; n < lines; ++n) {
-    if (v.col_offset[n] != v.col_offset[n & ~std::size_t{7}] + 2 * (n & 7)) return false;
+    if (v.col_offset[n] != v.col_offset[n & ~std::size_t{7}] + unit * (n & 7)) return false;
   }
-  for (std::size_t k = 1; k < depth; k += 2) {
-    if (v.row_offset[k] != v.row_offset[k - 1] + 1) return false;
+  for (std::size_t k = 0; k < depth; ++k) {
+    if (v.row_offset[k] != v.row_offset[k & ~(unit - 1)] + (k & (unit - 1))) return false;
   }
-  pair_first.resize(depth / 2);
-  for (std::size_t p = 0; p < depth / 2; ++p)
-    pair_first[p] = v.row_offset[2 * p];
+  unit_first.resize(depth / unit);
+  for (std::size_t p = 0; p < depth / unit; ++p)
+    unit_first[p] = v.row_offset[unit * p];
   group_first.resize(lines / 8);
   for (std::size_t g = 0; g < lines / 8; ++g)
     group_first[g] = v.col_offset[8 * g];
   out.resize(padded(false, lines) * depth);
-  dot_detail::deal_pairs_avx2(v.type, v.data, pair_first.data(), depth / 2, group_first.data(),
-                              lines / 8, out.data());
+  if (sixteen) {
+    dot_detail::deal_pairs_avx2(v.type, v.data, unit_first.data(), depth / 2, group_first.data(),
+                                lines / 8, out.data());
+  } else {
+    dot_detail::deal_quads_avx2(v.type, v.data, unit_first.data(), depth / 4, group_first.data(),
+                                lines / 8, scales, out.data());
+  }
   if (lines % kNR != 0) {  // the last panel's padding columns
     float* panel = out.data() + lines / kNR * depth * kNR;
     for (std::size_t k = 0; k < depth; ++k)
@@ -688,7 +691,7 @@ void pack_float_side(const OperandView& v, const std::optional<OperandView>& sca
     if (!scale) {
       const bool widens = v.type == DataType::FP32 || v.type == DataType::FP16 ||
                           v.type == DataType::BF16 || is_table_lane(v.type);
-      if (simd && widens && pack_float_direct(v, a_side, lines, k, out)) return;
+      if (simd && widens && pack_float_direct(v, a_side, lines, k, nullptr, out)) return;
       pack_panels<float>(
           v, a_side, padded(a_side, lines), k, out,
           [&](std::size_t, std::size_t, std::uint32_t raw) { return convert(raw); },
@@ -703,17 +706,22 @@ void pack_float_side(const OperandView& v, const std::optional<OperandView>& sca
             ? hif4_line_scales(*scale, a_side, lines, k, simd)
             : line_scales<float>(*scale, v.type, a_side, lines, k, 5,
                                  [&](std::uint64_t word, std::size_t) { return e8m0[word]; });
-    // One FP32 multiply: the exact product rounded once, RNE.
-    const bool widened =
-        (simd && is_table_lane(v.type) && pack_float_direct(v, a_side, lines, k, out)) ||
-        pack_panels<float>(
-            v, a_side, padded(a_side, lines), k, out,
-            [&](std::size_t i, std::size_t kk, std::uint32_t raw) {
-              return convert(raw) * scales.at(i, kk);
-            },
-            simd && is_table_lane(v.type) ? dot_detail::widen_avx2 : nullptr,
-            simd ? transpose8(sizeof(float)) : nullptr,
-            simd ? dot_detail::deal4_float_avx2 : nullptr);
+    // One FP32 multiply: the exact product rounded once, RNE. The direct
+    // paths multiply as they write when a scale covers a whole run they move
+    // (8 A lanes, 4 B lanes).
+    const bool folds = scales.shift >= (a_side ? 3u : 2u);
+    if (simd && is_table_lane(v.type) &&
+        pack_float_direct(v, a_side, lines, k, folds ? &scales : nullptr, out)) {
+      if (!folds) apply_scales(out, a_side, lines, k, scales);
+      return;
+    }
+    const bool widened = pack_panels<float>(
+        v, a_side, padded(a_side, lines), k, out,
+        [&](std::size_t i, std::size_t kk, std::uint32_t raw) {
+          return convert(raw) * scales.at(i, kk);
+        },
+        simd && is_table_lane(v.type) ? dot_detail::widen_avx2 : nullptr,
+        simd ? transpose8(sizeof(float)) : nullptr, simd ? dot_detail::deal4_float_avx2 : nullptr);
     if (widened) apply_scales(out, a_side, lines, k, scales);
   });
 }

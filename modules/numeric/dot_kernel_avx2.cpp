@@ -342,32 +342,41 @@ void widen_avx2(DataType type, const std::uint8_t* data, std::size_t first, std:
 }
 
 void widen_rows_avx2(DataType type, const std::uint8_t* data, const std::size_t* row_first,
-                     std::size_t rows, const std::size_t* run_first, std::size_t runs, float* out) {
-  // 16- and 8-bit lanes: one conversion per run, the type tested once.
+                     std::size_t rows, const std::size_t* run_first, std::size_t runs,
+                     const LineScales<float>* scales, float* out) {
+  // One conversion per run, the type tested once; MX scales multiply in
+  // registers (a run of 8 lies in one scale's run).
   auto each_run = [&](auto widen8) {
+    if (scales == nullptr) {
+      for (std::size_t r = 0; r < rows; ++r) {
+        for (std::size_t j = 0; j < runs; ++j, out += 8)
+          _mm256_storeu_ps(out, widen8(row_first[r] + run_first[j]));
+      }
+      return;
+    }
     for (std::size_t r = 0; r < rows; ++r) {
-      for (std::size_t j = 0; j < runs; ++j, out += 8)
-        widen8(row_first[r] + run_first[j], out);
+      for (std::size_t j = 0; j < runs; ++j, out += 8) {
+        const __m256 scale = _mm256_set1_ps(scales->at(r, 8 * j));
+        _mm256_storeu_ps(out, _mm256_mul_ps(widen8(row_first[r] + run_first[j]), scale));
+      }
     }
   };
   if (type == DataType::FP16) {
-    each_run([data](std::size_t first, float* target) {
-      _mm256_storeu_ps(target, widen8_16(DataType::FP16, data + 2 * first));
-    });
+    each_run([data](std::size_t first) { return widen8_16(DataType::FP16, data + 2 * first); });
   } else if (type == DataType::BF16) {
-    each_run([data](std::size_t first, float* target) {
-      _mm256_storeu_ps(target, widen8_16(DataType::BF16, data + 2 * first));
-    });
+    each_run([data](std::size_t first) { return widen8_16(DataType::BF16, data + 2 * first); });
   } else if (info(type).storage_bits == 8 && info(type).lanes == 1) {
     // 8-bit lanes: one gather from the type's table per run.
     const float* table = lane_table(type);
-    each_run([data, table](std::size_t first, float* target) {
+    each_run([data, table](std::size_t first) {
       const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(data + first));
-      _mm256_storeu_ps(target, _mm256_i32gather_ps(table, _mm256_cvtepu8_epi32(bytes), 4));
+      return _mm256_i32gather_ps(table, _mm256_cvtepu8_epi32(bytes), 4);
     });
   } else {
-    each_run([type, data](std::size_t first, float* target) {
-      widen_run(type, data, first, 8, target);
+    each_run([type, data](std::size_t first) {
+      alignas(32) float lanes[8];
+      widen_run(type, data, first, 8, lanes);
+      return _mm256_load_ps(lanes);
     });
   }
 }
@@ -390,6 +399,33 @@ void deal_pairs_avx2(DataType type, const std::uint8_t* data, const std::size_t*
                        _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(even), 0xD8)));
       _mm256_storeu_ps(target + kNR,
                        _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(odd), 0xD8)));
+    }
+  }
+}
+
+void deal_quads_avx2(DataType type, const std::uint8_t* data, const std::size_t* quad_first,
+                     std::size_t quads, const std::size_t* group_first, std::size_t groups,
+                     const LineScales<float>* scales, float* out) {
+  const float* table = lane_table(type);
+  const std::size_t depth = 4 * quads;
+  const __m256i byte = _mm256_set1_epi32(0xFF);
+  for (std::size_t q = 0; q < quads; ++q) {
+    for (std::size_t g = 0; g < groups; ++g) {
+      // Word j holds column j's depths 4q .. 4q + 3, one byte each.
+      const __m256i words = _mm256_loadu_si256(
+          reinterpret_cast<const __m256i*>(data + quad_first[q] + group_first[g]));
+      const __m256 scale = scales != nullptr
+                               ? _mm256_loadu_ps(scales->values + 8 * g * scales->line_stride +
+                                                 ((4 * q) >> scales->shift) * scales->run_stride)
+                               : _mm256_set1_ps(1.0f);
+      float* target = out + (g / 2) * depth * kNR + 4 * q * kNR + (g % 2) * 8;
+#pragma GCC unroll 4
+      for (int t = 0; t < 4; ++t) {
+        const __m256i index = _mm256_and_si256(_mm256_srli_epi32(words, 8 * t), byte);
+        __m256 lanes = _mm256_i32gather_ps(table, index, 4);
+        if (scales != nullptr) lanes = _mm256_mul_ps(lanes, scale);
+        _mm256_storeu_ps(target + t * kNR, lanes);
+      }
     }
   }
 }

@@ -122,6 +122,20 @@ using Widener = void (*)(DataType type, const std::uint8_t* data, std::size_t fi
 template <typename T>
 using Dealer = void (*)(const T* source, T* target);
 
+// Per line, the scale of each run of 2^shift lanes that share one (a whole
+// E8M0 group of 32, or the 4 HiF4 lanes that share an E1_16 bit), stored in
+// the order its side reads them: A along k, B across n.
+template <typename T>
+struct LineScales {
+  const T* values = nullptr;
+  std::size_t line_stride = 0, run_stride = 0;
+  unsigned shift = 0;
+
+  T at(std::size_t line, std::size_t k) const {
+    return values[line * line_stride + (k >> shift) * run_stride];
+  }
+};
+
 // The AVX2+FMA+F16C back end (dot_kernel_avx2.cpp); callers check the CPU.
 void float_tiles_avx2(const Panels<float>& panels);
 void wrap_tiles_avx2(const Panels<std::uint32_t>& panels);
@@ -138,14 +152,25 @@ void deal4_float_avx2(const float* source, float* target);
 // A's rows (rows x 8 * runs, row-major) from storage where elements 8j..8j+7
 // of row r are consecutive from element row_first[r] + run_first[j] (CUBE_N8
 // CELL columns viewed transposed, row-major rows): widen_avx2 by runs of 8.
+// `scales` (nullptr when none; runs of at least 8 lanes, A's order) multiply
+// each element as it is widened: one FP32 rounding of value x scale.
 void widen_rows_avx2(DataType type, const std::uint8_t* data, const std::size_t* row_first,
-                     std::size_t rows, const std::size_t* run_first, std::size_t runs, float* out);
+                     std::size_t rows, const std::size_t* run_first, std::size_t runs,
+                     const LineScales<float>* scales, float* out);
 // FP16 or BF16 B panels (depth 2 * pairs x 8 * groups) from storage where
 // element (2p + t, 8g + j) is element pair_first[p] + group_first[g] + 2j + t
 // (CUBE_M32 CELL rows viewed transposed): widened and dealt out in one pass.
 void deal_pairs_avx2(DataType type, const std::uint8_t* data, const std::size_t* pair_first,
                      std::size_t pairs, const std::size_t* group_first, std::size_t groups,
                      float* out);
+// 8-bit floating B panels (depth 4 * quads x 8 * groups) from storage where
+// element (4q + t, 8g + j) is byte quad_first[q] + group_first[g] + 4j + t
+// (CUBE_M32 CELL rows viewed transposed): gathered from lane_table in dealt
+// order, times `scales` (nullptr when none; runs of at least 4 lanes, B's
+// order) as they are written.
+void deal_quads_avx2(DataType type, const std::uint8_t* data, const std::size_t* quad_first,
+                     std::size_t quads, const std::size_t* group_first, std::size_t groups,
+                     const LineScales<float>* scales, float* out);
 // The 16 run scales of a HiF4 scale word whose E6M2 base is `base`:
 // base * 2^(bit[8 + r/2] + bit[16 + r]) for run r of 4 lanes.
 void hif4_run_scales_avx2(std::uint32_t word, float base, float* out);
