@@ -582,37 +582,29 @@ bool is_table_lane(DataType t) {
          t == DataType::E1M2X2;
 }
 
-// The two layouts of the columns-first order (docs/cube.md), packed without
-// pack_panels' analysis: A rows whose K elements come in runs of 8
-// consecutive ones (CUBE_N8 CELL columns, row-major rows) widen in one call,
-// and B columns taken from CELL rows of 2 FP16/BF16 or 4 8-bit lanes
-// (CUBE_M32 viewed transposed) widen and deal out into the panels in one
-// pass. `scales`, when given, multiply A's runs of 8 or the 8-bit B lanes as
-// they are written (the caller checks that their runs are long enough). False,
-// with `out` untouched, for any other view; the caller checks that
-// widen_avx2 converts the type.
-bool pack_float_direct(const OperandView& v, bool a_side, std::size_t lines, std::size_t depth,
-                       const LineScales<float>* scales, PooledVector<float>& out) {
-  thread_local std::vector<std::size_t> run_first, unit_first, group_first;
-  if (a_side) {
-    if (depth % 8 != 0) return false;
-    for (std::size_t c = 0; c < depth; ++c) {
-      if (v.col_offset[c] != v.col_offset[c & ~std::size_t{7}] + (c & 7)) return false;
-    }
-    run_first.resize(depth / 8);
-    for (std::size_t j = 0; j < depth / 8; ++j)
-      run_first[j] = v.col_offset[8 * j];
-    out.resize(padded(true, lines) * depth);
-    dot_detail::widen_rows_avx2(v.type, v.data, v.row_offset.data(), lines, run_first.data(),
-                                depth / 8, scales, out.data());
-    std::fill(out.begin() + static_cast<std::ptrdiff_t>(lines * depth), out.end(), 0.0f);
-    return true;
+// The two layouts of the columns-first order (docs/cube.md), which the
+// direct paths below pack without pack_panels' analysis. A: rows whose K
+// elements come in runs of 8 consecutive ones (CUBE_N8 CELL columns,
+// row-major rows); true with the first element of each run in `run_first`.
+bool rows_in_runs_of_8(const OperandView& v, std::size_t depth,
+                       std::vector<std::size_t>& run_first) {
+  if (depth % 8 != 0) return false;
+  for (std::size_t c = 0; c < depth; ++c) {
+    if (v.col_offset[c] != v.col_offset[c & ~std::size_t{7}] + (c & 7)) return false;
   }
-  // A CELL row holds `unit` consecutive depths of one column.
-  const bool sixteen = v.type == DataType::FP16 || v.type == DataType::BF16;
-  const bool eight = info(v.type).storage_bits == 8 && info(v.type).lanes == 1;
-  if (!(sixteen && scales == nullptr) && !eight) return false;
-  const std::size_t unit = sixteen ? 2 : 4;
+  run_first.resize(depth / 8);
+  for (std::size_t j = 0; j < depth / 8; ++j)
+    run_first[j] = v.col_offset[8 * j];
+  return true;
+}
+
+// B: columns taken from CELL rows of `unit` consecutive depths, 8 columns a
+// unit apart (CUBE_M32 viewed transposed); true with the first element of
+// each run of depths in `unit_first` and of each group of 8 columns in
+// `group_first`.
+bool columns_in_cell_rows(const OperandView& v, std::size_t lines, std::size_t depth,
+                          std::size_t unit, std::vector<std::size_t>& unit_first,
+                          std::vector<std::size_t>& group_first) {
   if (depth % unit != 0 || lines % 8 != 0) return false;
   for (std::size_t n = 0; n < lines; ++n) {
     if (v.col_offset[n] != v.col_offset[n & ~std::size_t{7}] + unit * (n & 7)) return false;
@@ -626,19 +618,53 @@ bool pack_float_direct(const OperandView& v, bool a_side, std::size_t lines, std
   group_first.resize(lines / 8);
   for (std::size_t g = 0; g < lines / 8; ++g)
     group_first[g] = v.col_offset[8 * g];
-  out.resize(padded(false, lines) * depth);
-  if (sixteen) {
-    dot_detail::deal_pairs_avx2(v.type, v.data, unit_first.data(), depth / 2, group_first.data(),
-                                lines / 8, out.data());
+  return true;
+}
+
+// Zeros what the direct paths do not write: A's rows past `lines`, the
+// padding columns of B's last panel.
+template <typename T>
+void zero_padding(PooledVector<T>& out, bool a_side, std::size_t lines, std::size_t depth) {
+  if (a_side) {
+    std::fill(out.begin() + static_cast<std::ptrdiff_t>(lines * depth), out.end(), T{});
+    return;
+  }
+  if (lines % kNR == 0) return;
+  T* panel = out.data() + lines / kNR * depth * kNR;
+  for (std::size_t k = 0; k < depth; ++k)
+    std::fill_n(panel + k * kNR + lines % kNR, kNR - lines % kNR, T{});
+}
+
+// The columns-first layouts as FP32 panels: A's runs of 8 widen in one call,
+// B's CELL rows of 2 FP16/BF16 or 4 8-bit lanes widen and deal out into the
+// panels in one pass. `scales`, when given, multiply A's runs of 8 or the
+// 8-bit B lanes as they are written (the caller checks that their runs are
+// long enough). False, with `out` untouched, for any other view; the caller
+// checks that widen_avx2 converts the type.
+bool pack_float_direct(const OperandView& v, bool a_side, std::size_t lines, std::size_t depth,
+                       const LineScales<float>* scales, PooledVector<float>& out) {
+  thread_local std::vector<std::size_t> unit_first, group_first;
+  if (a_side) {
+    if (!rows_in_runs_of_8(v, depth, unit_first)) return false;
+    out.resize(padded(true, lines) * depth);
+    dot_detail::widen_rows_avx2(v.type, v.data, v.row_offset.data(), lines, unit_first.data(),
+                                depth / 8, scales, out.data());
   } else {
-    dot_detail::deal_quads_avx2(v.type, v.data, unit_first.data(), depth / 4, group_first.data(),
-                                lines / 8, scales, out.data());
+    const bool sixteen = v.type == DataType::FP16 || v.type == DataType::BF16;
+    const bool eight = info(v.type).storage_bits == 8 && info(v.type).lanes == 1;
+    if (!(sixteen && scales == nullptr) && !eight) return false;
+    const std::size_t unit = sixteen ? 2 : 4;
+    if (!columns_in_cell_rows(v, lines, depth, unit, unit_first, group_first)) return false;
+    out.resize(padded(false, lines) * depth);
+    if (sixteen) {
+      dot_detail::deal_pairs_avx2(v.type, v.data, unit_first.data(), depth / 2, group_first.data(),
+                                  lines / 8, out.data());
+    } else {
+      dot_detail::deal_quads_avx2(v.type, v.data, unit_first.data(), depth / 4, group_first.data(),
+                                  lines / 8, scales, out.data());
+    }
   }
-  if (lines % kNR != 0) {  // the last panel's padding columns
-    float* panel = out.data() + lines / kNR * depth * kNR;
-    for (std::size_t k = 0; k < depth; ++k)
-      std::fill_n(panel + k * kNR + lines % kNR, kNR - lines % kNR, 0.0f);
-  }
+  zero_padding(out, a_side, lines, depth);
   return true;
 }
 
@@ -829,8 +855,32 @@ bool int16_lane(DataType t) {
          t == DataType::U4X2;
 }
 
+// The columns-first layouts of S8 and U8 as 16-bit panels, like
+// pack_float_direct: A's runs of 8 widen in one call, B's CELL rows of 4
+// lanes are dealt out and widened in one pass. False, with `out` untouched,
+// for any other type or view.
+bool pack_int16_direct(const OperandView& v, bool a_side, std::size_t lines, std::size_t depth,
+                       PooledVector<std::int16_t>& out) {
+  if (v.type != DataType::S8 && v.type != DataType::U8) return false;
+  thread_local std::vector<std::size_t> unit_first, group_first;
+  if (a_side) {
+    if (!rows_in_runs_of_8(v, depth, unit_first)) return false;
+    out.resize(padded(true, lines) * depth);
+    dot_detail::widen_rows_int16_avx2(v.type, v.data, v.row_offset.data(), lines, unit_first.data(),
+                                      depth / 8, out.data());
+  } else {
+    if (!columns_in_cell_rows(v, lines, depth, 4, unit_first, group_first)) return false;
+    out.resize(padded(false, lines) * depth);
+    dot_detail::deal_quads_int16_avx2(v.type, v.data, unit_first.data(), depth / 4,
+                                      group_first.data(), lines / 8, out.data());
+  }
+  zero_padding(out, a_side, lines, depth);
+  return true;
+}
+
 void pack_int16_side(const OperandView& v, bool a_side, std::size_t lines, std::size_t k,
                      PooledVector<std::int16_t>& out) {
+  if (pack_int16_direct(v, a_side, lines, k, out)) return;
   pack_panels<std::int16_t>(
       v, a_side, padded(a_side, lines), k, out,
       [&](std::size_t, std::size_t, std::uint32_t raw) {

@@ -430,6 +430,61 @@ void deal_quads_avx2(DataType type, const std::uint8_t* data, const std::size_t*
   }
 }
 
+void widen_rows_int16_avx2(DataType type, const std::uint8_t* data, const std::size_t* row_first,
+                           std::size_t rows, const std::size_t* run_first, std::size_t runs,
+                           std::int16_t* out) {
+  auto each_run = [&](auto extend) {
+    for (std::size_t r = 0; r < rows; ++r) {
+      for (std::size_t j = 0; j < runs; ++j, out += 8) {
+        const __m128i bytes =
+            _mm_loadl_epi64(reinterpret_cast<const __m128i*>(data + row_first[r] + run_first[j]));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out), extend(bytes));
+      }
+    }
+  };
+  if (type == DataType::S8) {
+    each_run([](__m128i bytes) { return _mm_cvtepi8_epi16(bytes); });
+  } else {
+    each_run([](__m128i bytes) { return _mm_cvtepu8_epi16(bytes); });
+  }
+}
+
+void deal_quads_int16_avx2(DataType type, const std::uint8_t* data, const std::size_t* quad_first,
+                           std::size_t quads, const std::size_t* group_first, std::size_t groups,
+                           std::int16_t* out) {
+  const std::size_t depth = 4 * quads;
+  // Per 128-bit half (4 columns x 4 depths), the bytes depth by depth; then
+  // the halves' depth rows interleaved: depth t's 8 columns are bytes 8t..8t+7.
+  const __m256i by_depth = _mm256_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, 0,
+                                            4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  const __m256i halves = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  auto each_quad = [&](auto extend) {
+    for (std::size_t q = 0; q < quads; ++q) {
+      for (std::size_t g = 0; g < groups; ++g) {
+        const __m256i words = _mm256_loadu_si256(
+            reinterpret_cast<const __m256i*>(data + quad_first[q] + group_first[g]));
+        const __m256i bytes =
+            _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(words, by_depth), halves);
+        const __m256i low = extend(_mm256_castsi256_si128(bytes));        // depths 0, 1
+        const __m256i high = extend(_mm256_extracti128_si256(bytes, 1));  // depths 2, 3
+        std::int16_t* target = out + (g / 2) * depth * kNR + 4 * q * kNR + (g % 2) * 8;
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(target), _mm256_castsi256_si128(low));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(target + kNR),
+                         _mm256_extracti128_si256(low, 1));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(target + 2 * kNR),
+                         _mm256_castsi256_si128(high));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(target + 3 * kNR),
+                         _mm256_extracti128_si256(high, 1));
+      }
+    }
+  };
+  if (type == DataType::S8) {
+    each_quad([](__m128i bytes) { return _mm256_cvtepi8_epi16(bytes); });
+  } else {
+    each_quad([](__m128i bytes) { return _mm256_cvtepu8_epi16(bytes); });
+  }
+}
+
 void wrap_tiles_avx2(const Panels<std::uint32_t>& p) {
   run_tiles<std::uint32_t, WrapArithmetic>(p);
 }

@@ -171,6 +171,14 @@ void deal_pairs_avx2(DataType type, const std::uint8_t* data, const std::size_t*
 void deal_quads_avx2(DataType type, const std::uint8_t* data, const std::size_t* quad_first,
                      std::size_t quads, const std::size_t* group_first, std::size_t groups,
                      const LineScales<float>* scales, float* out);
+// S8 or U8 as 16-bit lanes: A's rows as widen_rows_avx2, B panels from CELL
+// rows of 4 lanes as deal_quads_avx2.
+void widen_rows_int16_avx2(DataType type, const std::uint8_t* data, const std::size_t* row_first,
+                           std::size_t rows, const std::size_t* run_first, std::size_t runs,
+                           std::int16_t* out);
+void deal_quads_int16_avx2(DataType type, const std::uint8_t* data, const std::size_t* quad_first,
+                           std::size_t quads, const std::size_t* group_first, std::size_t groups,
+                           std::int16_t* out);
 // The 16 run scales of a HiF4 scale word whose E6M2 base is `base`:
 // base * 2^(bit[8 + r/2] + bit[16 + r]) for run r of 4 lanes.
 void hif4_run_scales_avx2(std::uint32_t word, float base, float* out);

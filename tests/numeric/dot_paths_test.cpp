@@ -511,7 +511,8 @@ TEST(DotLayouts, CubeCellGridsGiveTheRowMajorResults) {
 // B panels deal out by depth), B in CUBE_N8 and a column-major C; the last
 // partial groups of depths and columns take the element-wise moves, and a
 // shape with K a multiple of 8 and M of 8 the direct packing of FP16/BF16
-// pairs and of CUBE_N8 runs of 8 (A rows), with a half-padded last B panel.
+// pairs, of 8-bit quads (MX-scaled E4M3, plain E5M2, S8 and U8) and of
+// CUBE_N8 runs of 8 (A rows), with a half-padded last B panel.
 TEST(DotLayouts, ColumnsFirstGivesTheTransposedResults) {
   struct Case {
     DataType type;
@@ -520,7 +521,9 @@ TEST(DotLayouts, ColumnsFirstGivesTheTransposedResults) {
   const Case cases[] = {{DataType::FP16, false},
                         {DataType::BF16, false},
                         {DataType::E4M3, true},
+                        {DataType::E5M2, false},
                         {DataType::S8, false},
+                        {DataType::U8, false},
                         {DataType::FP32, false}};
   auto swapped = [](const OperandView& v) {
     OperandView t = v;
