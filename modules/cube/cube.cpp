@@ -42,18 +42,19 @@ struct ViewShape {
 // Points `view` at PE `pe`'s payload of `source` (Local payloads are per PE, a
 // Shared record has one), its logical rows [first_row, first_row + rows);
 // `swapped` views the transpose of that (rows and columns trade places).
-void set_view(numeric::OperandView& view, ViewShape& shape, const OperandSource& source,
+// True when the view's offsets were rebuilt (its dot plan is stale).
+bool set_view(numeric::OperandView& view, ViewShape& shape, const OperandSource& source,
               const arch::LocalTileFile& local, const fabric::Fabric& fabric, unsigned pe,
               std::uint32_t first_row, std::uint32_t rows, std::uint32_t cols, bool swapped) {
   const std::uint8_t* payload = source.shared ? fabric.tiles().at(source.index).payload.data()
                                               : local.at(source.index).payload(pe);
   const ViewShape wanted{true, source.info, first_row, rows, cols, source.transposed, swapped};
-  if (!(shape == wanted)) {
-    view = tile_view(source.info, payload, first_row, rows, cols, source.transposed);
-    if (swapped) std::swap(view.row_offset, view.col_offset);
-    shape = wanted;
-  }
   view.data = payload;
+  if (shape == wanted) return false;
+  view = tile_view(source.info, payload, first_row, rows, cols, source.transposed);
+  if (swapped) std::swap(view.row_offset, view.col_offset);
+  shape = wanted;
+  return true;
 }
 
 // Whether the PEs compute D^T = B^T x A^T instead of D: each element is the
@@ -174,6 +175,7 @@ struct Cube::Block {
   struct alignas(64) PeWork {
     numeric::DotOperands operands;
     std::array<ViewShape, 7> shapes;  // a, b, a/b scale, c, cscale, bias
+    numeric::DotPlan dot_plan;        // valid while no shape changes
     Staged staged;
     fpatr::RowsJob job;             // the post-process
     std::uint8_t kernel_flags = 0;  // CScale's
@@ -407,28 +409,32 @@ void Cube::compute_rows(Block& open, unsigned pe) {
                           std::uint32_t view_rows, std::uint32_t cols) {
     if (!source) {
       view.reset();
+      const bool dropped = shape.built;
       shape = {};  // a view emplaced later has no offsets
-      return;
+      return dropped;
     }
     if (!view) view.emplace();
-    set_view(*view, shape, *source, local_, fabric_, pe, first_row, view_rows, cols, swap);
+    return set_view(*view, shape, *source, local_, fabric_, pe, first_row, view_rows, cols, swap);
   };
-  numeric::DotOperands& ops = open.pe[pe].operands;
-  std::array<ViewShape, 7>& shapes = open.pe[pe].shapes;
+  Block::PeWork& work = open.pe[pe];
+  numeric::DotOperands& ops = work.operands;
+  std::array<ViewShape, 7>& shapes = work.shapes;
   ops.profile = plan.profile;
-  set_view(swap ? ops.b : ops.a, shapes[0], *plan.a, local_, fabric_, pe, a_first(plan.a), rows, k,
-           swap);
-  set_view(swap ? ops.a : ops.b, shapes[1], *plan.b, local_, fabric_, pe, 0, k, n, swap);
-  set_optional(swap ? ops.b_scale : ops.a_scale, shapes[2], plan.a_scale, a_first(plan.a_scale),
-               rows, scale_groups(plan.a_scale, plan.a_type));
-  set_optional(swap ? ops.a_scale : ops.b_scale, shapes[3], plan.b_scale, 0,
-               scale_groups(plan.b_scale, plan.b_type), n);
-  set_optional(ops.c, shapes[4], plan.c, 0, rows, n);
-  set_optional(ops.c_scale, shapes[5], plan.c_scale, 0, rows, 1);
-  set_optional(ops.bias, shapes[6], plan.bias_tile, 0, 1, n);
-  Staged& out = open.pe[pe].staged;
+  // Every view is set (no short circuit); any rebuilt one makes the plan stale.
+  bool rebuilt = set_view(swap ? ops.b : ops.a, shapes[0], *plan.a, local_, fabric_, pe,
+                          a_first(plan.a), rows, k, swap);
+  rebuilt |= set_view(swap ? ops.a : ops.b, shapes[1], *plan.b, local_, fabric_, pe, 0, k, n, swap);
+  rebuilt |= set_optional(swap ? ops.b_scale : ops.a_scale, shapes[2], plan.a_scale,
+                          a_first(plan.a_scale), rows, scale_groups(plan.a_scale, plan.a_type));
+  rebuilt |= set_optional(swap ? ops.a_scale : ops.b_scale, shapes[3], plan.b_scale, 0,
+                          scale_groups(plan.b_scale, plan.b_type), n);
+  rebuilt |= set_optional(ops.c, shapes[4], plan.c, 0, rows, n);
+  rebuilt |= set_optional(ops.c_scale, shapes[5], plan.c_scale, 0, rows, 1);
+  rebuilt |= set_optional(ops.bias, shapes[6], plan.bias_tile, 0, 1, n);
+  if (rebuilt) work.dot_plan.forget();
+  Staged& out = work.staged;
   out.accumulator.resize(std::size_t{rows} * n);
-  open.pe[pe].kernel_flags = numeric::dot(ops, out.accumulator.data());
+  work.kernel_flags = numeric::dot(ops, out.accumulator.data(), work.dot_plan);
 }
 
 const fpatr::RowsJob* Cube::post_process_job(Block& open, unsigned pe) {

@@ -64,6 +64,25 @@ void check_view(const OperandView& v, const char* role, std::size_t rows, std::s
   }
 }
 
+// A planned dot's views keep their offsets and sizes (DotPlan): only their
+// data is checked.
+void check_data(const DotOperands& ops) {
+  const std::pair<const OperandView*, const char*> views[] = {
+      {&ops.a, "A"},
+      {&ops.b, "B"},
+      {ops.a_scale ? &*ops.a_scale : nullptr, "A scale"},
+      {ops.b_scale ? &*ops.b_scale : nullptr, "B scale"},
+      {ops.c ? &*ops.c : nullptr, "C"},
+      {ops.c_scale ? &*ops.c_scale : nullptr, "CScale"},
+      {ops.bias ? &*ops.bias : nullptr, "Bias"}};
+  for (const auto& [view, role] : views) {
+    if (view != nullptr && view->data == nullptr) {
+      throw IllegalFieldValue(std::string(role) + " storage bytes", view->size_bytes,
+                              "the view has no data");
+    }
+  }
+}
+
 void check_type(const OperandView& v, const char* role, DataType want) {
   if (v.type != want) {
     throw IllegalFieldValue(std::string(role) + " DataType", code(v.type),
@@ -621,6 +640,25 @@ bool columns_in_cell_rows(const OperandView& v, std::size_t lines, std::size_t d
   return true;
 }
 
+// The CELL-row unit of a B view's direct route: 2 FP16/BF16 lanes, 4 8-bit
+// lanes; 0 for any other type.
+std::size_t cell_row_unit(DataType type) {
+  if (type == DataType::FP16 || type == DataType::BF16) return 2;
+  return info(type).storage_bits == 8 && info(type).lanes == 1 ? 4 : 0;
+}
+
+// Whether a side's view has a columns-first layout, and its offsets
+// (DotPlan::Direct); the pack_*_direct functions take the route.
+void plan_direct(const OperandView& v, bool a_side, std::size_t lines, std::size_t depth,
+                 DotPlan::Direct& route) {
+  if (a_side) {
+    route.taken = rows_in_runs_of_8(v, depth, route.first);
+    return;
+  }
+  const std::size_t unit = cell_row_unit(v.type);
+  route.taken = unit != 0 && columns_in_cell_rows(v, lines, depth, unit, route.first, route.second);
+}
+
 // Zeros what the direct paths do not write: A's rows past `lines`, the
 // padding columns of B's last panel.
 template <typename T>
@@ -639,29 +677,27 @@ void zero_padding(PooledVector<T>& out, bool a_side, std::size_t lines, std::siz
 // B's CELL rows of 2 FP16/BF16 or 4 8-bit lanes widen and deal out into the
 // panels in one pass. `scales`, when given, multiply A's runs of 8 or the
 // 8-bit B lanes as they are written (the caller checks that their runs are
-// long enough). False, with `out` untouched, for any other view; the caller
-// checks that widen_avx2 converts the type.
+// long enough). False, with `out` untouched, for any other view (`route` is
+// the side's plan_direct); the caller checks that widen_avx2 converts the
+// type.
 bool pack_float_direct(const OperandView& v, bool a_side, std::size_t lines, std::size_t depth,
-                       const LineScales<float>* scales, PooledVector<float>& out) {
-  thread_local std::vector<std::size_t> unit_first, group_first;
+                       const DotPlan::Direct& route, const LineScales<float>* scales,
+                       PooledVector<float>& out) {
+  if (!route.taken) return false;
   if (a_side) {
-    if (!rows_in_runs_of_8(v, depth, unit_first)) return false;
     out.resize(padded(true, lines) * depth);
-    dot_detail::widen_rows_avx2(v.type, v.data, v.row_offset.data(), lines, unit_first.data(),
+    dot_detail::widen_rows_avx2(v.type, v.data, v.row_offset.data(), lines, route.first.data(),
                                 depth / 8, scales, out.data());
   } else {
-    const bool sixteen = v.type == DataType::FP16 || v.type == DataType::BF16;
-    const bool eight = info(v.type).storage_bits == 8 && info(v.type).lanes == 1;
-    if (!(sixteen && scales == nullptr) && !eight) return false;
-    const std::size_t unit = sixteen ? 2 : 4;
-    if (!columns_in_cell_rows(v, lines, depth, unit, unit_first, group_first)) return false;
+    const bool sixteen = cell_row_unit(v.type) == 2;
+    if (sixteen && scales != nullptr) return false;
     out.resize(padded(false, lines) * depth);
     if (sixteen) {
-      dot_detail::deal_pairs_avx2(v.type, v.data, unit_first.data(), depth / 2, group_first.data(),
-                                  lines / 8, out.data());
+      dot_detail::deal_pairs_avx2(v.type, v.data, route.first.data(), depth / 2,
+                                  route.second.data(), lines / 8, out.data());
     } else {
-      dot_detail::deal_quads_avx2(v.type, v.data, unit_first.data(), depth / 4, group_first.data(),
-                                  lines / 8, scales, out.data());
+      dot_detail::deal_quads_avx2(v.type, v.data, route.first.data(), depth / 4,
+                                  route.second.data(), lines / 8, scales, out.data());
     }
   }
   zero_padding(out, a_side, lines, depth);
@@ -711,13 +747,15 @@ void apply_scales(PooledVector<float>& out, bool a_side, std::size_t lines, std:
   }
 }
 
+// `direct` is the side's plan_direct route.
 void pack_float_side(const OperandView& v, const std::optional<OperandView>& scale, bool a_side,
-                     bool simd, std::size_t lines, std::size_t k, PooledVector<float>& out) {
+                     bool simd, std::size_t lines, std::size_t k, const DotPlan::Direct& direct,
+                     PooledVector<float>& out) {
   with_float_converter(v.type, [&](auto convert) {
     if (!scale) {
       const bool widens = v.type == DataType::FP32 || v.type == DataType::FP16 ||
                           v.type == DataType::BF16 || is_table_lane(v.type);
-      if (simd && widens && pack_float_direct(v, a_side, lines, k, nullptr, out)) return;
+      if (simd && widens && pack_float_direct(v, a_side, lines, k, direct, nullptr, out)) return;
       pack_panels<float>(
           v, a_side, padded(a_side, lines), k, out,
           [&](std::size_t, std::size_t, std::uint32_t raw) { return convert(raw); },
@@ -737,7 +775,7 @@ void pack_float_side(const OperandView& v, const std::optional<OperandView>& sca
     // (8 A lanes, 4 B lanes).
     const bool folds = scales.shift >= (a_side ? 3u : 2u);
     if (simd && is_table_lane(v.type) &&
-        pack_float_direct(v, a_side, lines, k, folds ? &scales : nullptr, out)) {
+        pack_float_direct(v, a_side, lines, k, direct, folds ? &scales : nullptr, out)) {
       if (!folds) apply_scales(out, a_side, lines, k, scales);
       return;
     }
@@ -786,12 +824,27 @@ void pack_wrap_side(const OperandView& v, const std::optional<OperandView>& scal
                              });
 }
 
-// C's 32-bit words into D (row-major M x N). An 8 x 8 block whose rows are
-// consecutive in storage and whose columns are equally spaced (C in CUBE_M32:
-// each CELL one column of 32 rows) moves as one transpose, a block whose
-// columns are consecutive (row-major C) row by row, anything else element by
-// element.
-void load_accumulator(const OperandView& c, std::size_t m, std::size_t n, std::uint32_t* d) {
+// Whether C's columns are consecutive (C viewed columns first, docs/cube.md:
+// it loads a row at a time) and whether its rows follow each other too (one
+// copy).
+void plan_accumulator(const OperandView& c, std::size_t m, std::size_t n, DotPlan& plan) {
+  bool rows_whole = true;
+  for (std::size_t col = 1; col < n; ++col)
+    rows_whole = rows_whole && c.col_offset[col] == c.col_offset[0] + col;
+  bool whole = rows_whole;
+  for (std::size_t r = 1; r < m; ++r)
+    whole = whole && c.row_offset[r] == c.row_offset[0] + r * n;
+  plan.c_rows_whole = rows_whole;
+  plan.c_whole = whole;
+}
+
+// C's 32-bit words into D (row-major M x N), by the routes plan_accumulator
+// found. An 8 x 8 block whose rows are consecutive in storage and whose
+// columns are equally spaced (C in CUBE_M32: each CELL one column of 32 rows)
+// moves as one transpose, a block whose columns are consecutive (row-major C)
+// row by row, anything else element by element.
+void load_accumulator(const OperandView& c, std::size_t m, std::size_t n, const DotPlan& plan,
+                      std::uint32_t* d) {
   const Transpose8 transpose = transpose8(sizeof(std::uint32_t));
   const auto at = [&](std::size_t r, std::size_t col) {
     return c.data + sizeof(std::uint32_t) * (c.row_offset[r] + c.col_offset[col]);
@@ -802,15 +855,8 @@ void load_accumulator(const OperandView& c, std::size_t m, std::size_t n, std::u
     }
     return true;
   };
-  // Consecutive columns (C viewed columns first, docs/cube.md): a row at a
-  // time.
-  bool rows_whole = true;
-  for (std::size_t col = 1; col < n; ++col)
-    rows_whole = rows_whole && c.col_offset[col] == c.col_offset[0] + col;
-  bool whole = rows_whole;  // and rows that follow each other: one copy
-  for (std::size_t r = 1; r < m; ++r)
-    whole = whole && c.row_offset[r] == c.row_offset[0] + r * n;
-  if (whole) {
+  const bool rows_whole = plan.c_rows_whole;
+  if (plan.c_whole) {
     std::memcpy(d, at(0, 0), m * n * sizeof(std::uint32_t));
     return;
   }
@@ -858,29 +904,26 @@ bool int16_lane(DataType t) {
 // The columns-first layouts of S8 and U8 as 16-bit panels, like
 // pack_float_direct: A's runs of 8 widen in one call, B's CELL rows of 4
 // lanes are dealt out and widened in one pass. False, with `out` untouched,
-// for any other type or view.
+// for any other type or view (`route` is the side's plan_direct).
 bool pack_int16_direct(const OperandView& v, bool a_side, std::size_t lines, std::size_t depth,
-                       PooledVector<std::int16_t>& out) {
-  if (v.type != DataType::S8 && v.type != DataType::U8) return false;
-  thread_local std::vector<std::size_t> unit_first, group_first;
+                       const DotPlan::Direct& route, PooledVector<std::int16_t>& out) {
+  if ((v.type != DataType::S8 && v.type != DataType::U8) || !route.taken) return false;
   if (a_side) {
-    if (!rows_in_runs_of_8(v, depth, unit_first)) return false;
     out.resize(padded(true, lines) * depth);
-    dot_detail::widen_rows_int16_avx2(v.type, v.data, v.row_offset.data(), lines, unit_first.data(),
-                                      depth / 8, out.data());
+    dot_detail::widen_rows_int16_avx2(v.type, v.data, v.row_offset.data(), lines,
+                                      route.first.data(), depth / 8, out.data());
   } else {
-    if (!columns_in_cell_rows(v, lines, depth, 4, unit_first, group_first)) return false;
     out.resize(padded(false, lines) * depth);
-    dot_detail::deal_quads_int16_avx2(v.type, v.data, unit_first.data(), depth / 4,
-                                      group_first.data(), lines / 8, out.data());
+    dot_detail::deal_quads_int16_avx2(v.type, v.data, route.first.data(), depth / 4,
+                                      route.second.data(), lines / 8, out.data());
   }
   zero_padding(out, a_side, lines, depth);
   return true;
 }
 
 void pack_int16_side(const OperandView& v, bool a_side, std::size_t lines, std::size_t k,
-                     PooledVector<std::int16_t>& out) {
-  if (pack_int16_direct(v, a_side, lines, k, out)) return;
+                     const DotPlan::Direct& direct, PooledVector<std::int16_t>& out) {
+  if (pack_int16_direct(v, a_side, lines, k, direct, out)) return;
   pack_panels<std::int16_t>(
       v, a_side, padded(a_side, lines), k, out,
       [&](std::size_t, std::size_t, std::uint32_t raw) {
@@ -1064,7 +1107,23 @@ std::uint8_t dot_reference(const DotOperands& ops, std::uint32_t* d) {
 }
 
 std::uint8_t dot(const DotOperands& ops, std::uint32_t* d, DotBackend backend) {
-  const DotShape s = check_dot(ops);
+  // One plan per thread, planned afresh: its vectors keep their storage.
+  thread_local DotPlan plan;
+  plan.forget();
+  return dot(ops, d, plan, backend);
+}
+
+std::uint8_t dot(const DotOperands& ops, std::uint32_t* d, DotPlan& plan, DotBackend backend) {
+  if (!plan.planned) {
+    plan.shape = check_dot(ops);
+    plan_direct(ops.a, true, plan.shape.m, plan.shape.k, plan.a);
+    plan_direct(ops.b, false, plan.shape.n, plan.shape.k, plan.b);
+    if (ops.c) plan_accumulator(*ops.c, plan.shape.m, plan.shape.n, plan);
+    plan.planned = true;
+  } else {
+    check_data(ops);
+  }
+  const DotShape& s = plan.shape;
   if (!dot_backend_available(backend)) {
     throw IllegalFieldValue("dot backend", static_cast<unsigned>(backend),
                             "not supported by this CPU");
@@ -1075,7 +1134,7 @@ std::uint8_t dot(const DotOperands& ops, std::uint32_t* d, DotBackend backend) {
   std::uint8_t flags = 0;
   // Without C every initial word is +0 and the tiles start from zero.
   if (ops.c && !ops.c_scale) {
-    load_accumulator(*ops.c, s.m, s.n, d);
+    load_accumulator(*ops.c, s.m, s.n, plan, d);
   } else if (ops.c) {
     for (std::size_t m = 0; m < s.m; ++m) {
       for (std::size_t n = 0; n < s.n; ++n)
@@ -1086,8 +1145,8 @@ std::uint8_t dot(const DotOperands& ops, std::uint32_t* d, DotBackend backend) {
   // first growth would otherwise fault in a page per 4 KiB touched).
   if (ops.profile == NumericProfile::Hardware && s.accumulator == DataType::FP32) {
     thread_local PooledVector<float> a, b;
-    pack_float_side(ops.a, ops.a_scale, true, simd, s.m, s.k, a);
-    pack_float_side(ops.b, ops.b_scale, false, simd, s.n, s.k, b);
+    pack_float_side(ops.a, ops.a_scale, true, simd, s.m, s.k, plan.a, a);
+    pack_float_side(ops.b, ops.b_scale, false, simd, s.n, s.k, plan.b, b);
     const std::vector<float> bias = bias_panel<float>(ops, s.n);
     const Panels<float> p{a.data(), b.data(), ops.bias ? bias.data() : nullptr, d, s.m, s.n,
                           s.k,      !ops.c};
@@ -1099,8 +1158,8 @@ std::uint8_t dot(const DotOperands& ops, std::uint32_t* d, DotBackend backend) {
   } else if (simd && ops.profile == NumericProfile::Hardware && int16_lane(ops.a.type) &&
              int16_lane(ops.b.type)) {
     thread_local PooledVector<std::int16_t> a, b;
-    pack_int16_side(ops.a, true, s.m, s.k, a);
-    pack_int16_side(ops.b, false, s.n, s.k, b);
+    pack_int16_side(ops.a, true, s.m, s.k, plan.a, a);
+    pack_int16_side(ops.b, false, s.n, s.k, plan.b, b);
     const std::vector<std::uint32_t> bias = bias_panel<std::uint32_t>(ops, s.n);
     dot_detail::int16_tiles_avx2(
         {a.data(), b.data(), ops.bias ? bias.data() : nullptr, d, s.m, s.n, s.k, !ops.c});

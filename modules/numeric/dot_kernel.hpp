@@ -67,10 +67,39 @@ DotShape check_dot(const DotOperands& operands);
 enum class DotBackend : std::uint8_t { Auto, Portable, Avx2 };
 bool dot_backend_available(DotBackend backend);
 
+// What dot() works out from its operands' types, offsets and storage sizes
+// alone: check_dot's result and the routes that pack the A and B sides and
+// load C. A caller that repeats dots over views whose offsets it keeps (the
+// CUBE does while a tile shape repeats, docs/cube.md) passes the same plan to
+// each and calls forget() whenever a view's type, offsets, storage size or
+// presence changes; between those calls only the views' data may move. Filled
+// and read by dot() only.
+struct DotPlan {
+  // The next dot() checks the operands and plans again.
+  void forget() { planned = false; }
+
+  bool planned = false;
+  DotShape shape;
+  // pack_float_direct's offsets per side (A: run firsts; B: pair and group
+  // firsts), when the side's layout takes that route.
+  struct Direct {
+    bool taken = false;
+    std::vector<std::size_t> first, second;
+  };
+  Direct a, b;
+  // C's words: one copy of the whole accumulator, or of each row.
+  bool c_whole = false, c_rows_whole = false;
+};
+
 // Both write D as M x N row-major raw accumulator words (the pto-v0 result is
 // bits 31:0 of the 64-bit carrier) and return the CScale status flags.
 std::uint8_t dot_reference(const DotOperands& operands, std::uint32_t* d);
 std::uint8_t dot(const DotOperands& operands, std::uint32_t* d,
+                 DotBackend backend = DotBackend::Auto);
+// The same with a plan kept across calls (DotPlan): the checks and the
+// packing analysis run only on the first call after forget(); later calls
+// check only that every view has data.
+std::uint8_t dot(const DotOperands& operands, std::uint32_t* d, DotPlan& plan,
                  DotBackend backend = DotBackend::Auto);
 
 // CScale (0.58.5, docs/spec-choices.md): FP32 c x 2^-e encoded RNE by the rules

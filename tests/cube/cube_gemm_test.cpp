@@ -16,8 +16,7 @@ const DataType kUnsigned[] = {DataType::U16, DataType::U8, DataType::U4X2};
 const DataType kMx[] = {DataType::FP16,   DataType::BF16,   DataType::E4M3,  DataType::E5M2,
                         DataType::E2M1X2, DataType::E1M2X2, DataType::HiF4X2};
 
-void check(const GemmSpec& spec) {
-  const GemmResult r = run_gemm(spec);
+void check(const GemmResult& r, const GemmSpec& spec) {
   if (!r.ran) {
     ADD_FAILURE() << describe(spec);
     return;
@@ -26,11 +25,37 @@ void check(const GemmSpec& spec) {
   expect_matrix(r.got, r.want, "D");
 }
 
+void check(const GemmSpec& spec) {
+  check(run_gemm(spec), spec);
+}
+
 TEST(CubeGemm, EveryOrdinaryFloatingPair) {
   std::uint32_t seed = 1;
   for (DataType a : kFloat)
     for (DataType b : kFloat)
       check({0, a, b, 3, 5, 7, seed++});
+}
+
+// One unit runs blocks whose operand views change shape, layout, type or
+// presence (C, bias, scales) and blocks that repeat a shape on new data: the
+// dot plans each PE keeps across blocks (docs/cube.md, "Data flow") must
+// follow every change. The 32-row FP32 D blocks without bias compute columns
+// first, the bias block rows first.
+TEST(CubeGemm, ASequenceOfBlocksOnOneUnitFollowsEveryViewChange) {
+  const GemmSpec sequence[] = {
+      {0, DataType::FP16, DataType::FP16, 32, 32, 32, 501},
+      {0, DataType::FP16, DataType::FP16, 32, 32, 32, 502},   // same views, new data
+      {2, DataType::FP16, DataType::FP16, 32, 32, 32, 503},   // C appears
+      {2, DataType::FP16, DataType::FP16, 32, 16, 64, 504},   // N and K change
+      {1, DataType::FP16, DataType::FP16, 32, 32, 32, 505},   // bias: rows first
+      {4, DataType::E4M3, DataType::E4M3, 32, 32, 64, 506},   // MX scales appear
+      {0, DataType::BF16, DataType::BF16, 32, 32, 32, 507},   // scales go, new type
+      {0, DataType::FP16, DataType::FP16, 32, 32, 32, 508}};  // back to the first views
+  Core core;
+  for (const GemmSpec& spec : sequence) {
+    core.local.reset();
+    check(run_gemm(core, spec), spec);
+  }
 }
 
 TEST(CubeGemm, EveryOrdinaryIntegerPair) {

@@ -62,9 +62,9 @@ struct GemmResult {
   bool ran = false;
 };
 
-inline GemmResult run_gemm(const GemmSpec& s) {
+// Runs one block on `core`, whose tile file must have room for its tiles.
+inline GemmResult run_gemm(Core& core, const GemmSpec& s) {
   GemmResult result;
-  Core core;
   CubeConfig config;
   config.profile = s.profile;
   if (s.row_major_scales) config.local_scale_layout = LocalScaleLayout::RowMajor;
@@ -166,6 +166,11 @@ inline GemmResult run_gemm(const GemmSpec& s) {
     result.want = oracle_integer(in);
   }
   return result;
+}
+
+inline GemmResult run_gemm(const GemmSpec& s) {
+  Core core;
+  return run_gemm(core, s);
 }
 
 inline std::string describe(const GemmSpec& s) {
