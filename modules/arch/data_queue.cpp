@@ -11,10 +11,29 @@
 #include "arch/host_poll.hpp"
 
 namespace ptovp::arch {
+namespace {
+
+// work(i) for every set bit i of `bits`, lowest first.
+template <typename Work>
+void for_each_bit(std::uint64_t bits, Work&& work) {
+  for (; bits != 0; bits &= bits - 1)
+    work(static_cast<unsigned>(__builtin_ctzll(bits)));
+}
+
+}  // namespace
 
 // A ring of job slots between the front end (the only producer) and the
 // worker (the only consumer). `submitted` and `completed` count jobs; slot
 // s % kSlots holds job s + 1 while completed <= s < submitted.
+//
+// Each side publishes its count with a plain release store: a locked store
+// per job stalled the front end until the worker's core gave up the line it
+// polls (docs/performance.md "Host threads"). A side sleeps only after it
+// polled in vain; it announces that, then looks at the other count once
+// more. The other side looks at the announcement after each store, and again
+// behind a full fence where it may wait itself (the front end, wait()) or
+// runs out of jobs (the worker): a sleeper that the first look missed is
+// woken there at the latest, which is before anything could wait for it.
 struct DataQueue::Worker {
   static constexpr std::uint64_t kSlots = 256;
 
@@ -33,17 +52,37 @@ struct DataQueue::Worker {
   std::condition_variable wake, done;
   std::thread thread;
 
+  // Wakes a side that announced its sleep (`sleeps`) through `signal`.
+  // `fenced`: orders this side's last count store before the look (else a
+  // sleeper announced at the same time may be missed; see above).
+  void wake_if_sleeping(const std::atomic<bool>& sleeps, std::condition_variable& signal,
+                        bool fenced) {
+    if (fenced) std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (!sleeps.load(std::memory_order_relaxed)) return;
+    { const std::lock_guard lock(mutex); }
+    signal.notify_one();
+  }
+
+  // Sleeps on `signal` until `ready` holds, announcing it in `sleeps`.
+  template <typename Ready>
+  void sleep(std::atomic<bool>& sleeps, std::condition_variable& signal, Ready&& ready) {
+    std::unique_lock lock(mutex);
+    sleeps.store(true, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_seq_cst);  // before `ready` looks
+    signal.wait(lock, ready);
+    sleeps.store(false, std::memory_order_relaxed);
+  }
+
   void run() {
     std::uint64_t next = 0;
+    auto queued = [&] { return submitted.load(std::memory_order_acquire) != next; };
     for (;;) {
-      auto queued = [&] { return submitted.load(std::memory_order_acquire) != next; };
-      if (!poll([&] { return queued() || stop.load(); })) {
-        std::unique_lock lock(mutex);
-        worker_sleeps = true;
-        wake.wait(lock, [&] { return queued() || stop.load(); });
-        worker_sleeps = false;
+      if (!queued()) {
+        wake_if_sleeping(front_sleeps, done, true);  // out of jobs
+        if (!poll([&] { return queued() || stop.load(); }))
+          sleep(worker_sleeps, wake, [&] { return queued() || stop.load(); });
+        if (!queued()) return;  // stopped with nothing left
       }
-      if (!queued()) return;  // stopped with nothing left
       try {
         flags.fetch_or(jobs[next % kSlots].run(), std::memory_order_relaxed);
       } catch (...) {
@@ -52,22 +91,17 @@ struct DataQueue::Worker {
           failed.store(next + 1, std::memory_order_relaxed);
         }
       }
-      completed.store(++next);  // sequentially consistent with `front_sleeps`
-      if (front_sleeps.load()) {
-        { const std::lock_guard lock(mutex); }
-        done.notify_one();
-      }
+      completed.store(++next, std::memory_order_release);
+      wake_if_sleeping(front_sleeps, done, false);
     }
   }
 
   // Waits until `ready` holds; the worker notifies `done` after each job.
   template <typename Ready>
   void wait(Ready&& ready) {
+    wake_if_sleeping(worker_sleeps, wake, true);
     if (poll(ready)) return;
-    std::unique_lock lock(mutex);
-    front_sleeps = true;
-    done.wait(lock, ready);
-    front_sleeps = false;
+    sleep(front_sleeps, done, ready);
   }
 };
 
@@ -92,13 +126,11 @@ std::uint8_t DataQueue::front_pes(std::uint8_t pes, std::uint64_t sources) const
   auto front =
       static_cast<std::uint8_t>(pes & (shared_front_ ? kFrontPes | kSharedPes : kFrontPes));
   if (sources == 0 || front == 0) return front;
-  const std::uint64_t completed = worker_->completed.load(std::memory_order_acquire);
-  for (unsigned index = 0; index < kLocalTileCount; ++index) {
-    if ((sources >> index & 1) == 0) continue;
-    for (unsigned pe = 0; pe < kPeCount; ++pe) {
-      if (payload_writer_[index][pe] > completed) front &= static_cast<std::uint8_t>(~pe_bit(pe));
-    }
-  }
+  for_each_bit(sources, [&](unsigned index) {
+    for_each_pe(front, [&](unsigned pe) {
+      if (!ran(payload_writer_[index][pe])) front &= static_cast<std::uint8_t>(~pe_bit(pe));
+    });
+  });
   return front;
 }
 
@@ -111,19 +143,17 @@ void DataQueue::queue(std::uint64_t tiles, std::uint8_t pes, std::uint64_t writt
                       std::uint64_t write_begin, std::uint64_t write_end) {
   Worker& w = *worker_;
   const std::uint64_t sequence = ++submitted_;
-  for (unsigned index = 0; index < kLocalTileCount; ++index) {
-    if ((tiles >> index & 1) != 0) tile_user_[index] = sequence;
-    if ((written_tiles >> index & 1) == 0) continue;
-    for (unsigned pe = 0; pe < kPeCount; ++pe) {
-      if (pe_selected(pes, pe)) payload_writer_[index][pe] = sequence;
-    }
-  }
+  for_each_bit(tiles, [&](unsigned index) { tile_user_[index] = sequence; });
+  for_each_bit(written_tiles, [&](unsigned index) {
+    for_each_pe(pes, [&](unsigned pe) { payload_writer_[index][pe] = sequence; });
+  });
   if (write_begin < write_end) {
     // A job that writes GM stores a result: the PEs' next values mostly
     // start afresh from GM, so PE 2 may change its home here with few of
     // its payloads crossing between the threads.
-    shared_front_ = sequence - w.completed.load(std::memory_order_relaxed) > kBehind;
-    if (w.completed.load(std::memory_order_acquire) >= writer_) {
+    completed_ = w.completed.load(std::memory_order_acquire);
+    shared_front_ = sequence - completed_ > kBehind;
+    if (completed_ >= writer_) {
       write_begin_ = write_begin;
       write_end_ = write_end;
     } else {
@@ -132,16 +162,19 @@ void DataQueue::queue(std::uint64_t tiles, std::uint8_t pes, std::uint64_t writt
     }
     writer_ = sequence;
   }
-  w.submitted.store(sequence);  // sequentially consistent with `worker_sleeps`
-  if (w.worker_sleeps.load()) {
-    { const std::lock_guard lock(w.mutex); }
-    w.wake.notify_one();
-  }
+  w.submitted.store(sequence, std::memory_order_release);
+  w.wake_if_sleeping(w.worker_sleeps, w.wake, false);
+}
+
+bool DataQueue::ran(std::uint64_t sequence) const {
+  if (sequence <= completed_) return true;
+  completed_ = worker_->completed.load(std::memory_order_acquire);
+  return sequence <= completed_;
 }
 
 void DataQueue::wait_for(std::uint64_t sequence) {
   Worker& w = *worker_;
-  w.wait([&] { return w.completed.load(std::memory_order_acquire) >= sequence; });
+  if (!ran(sequence)) w.wait([&] { return ran(sequence); });
   const std::uint64_t failed = w.failed.load(std::memory_order_relaxed);
   if (failed != 0 && failed <= sequence) std::rethrow_exception(w.error);
 }
@@ -157,8 +190,7 @@ void DataQueue::before_tile_change(unsigned index) {
 }
 
 bool DataQueue::queued_write_overlaps(std::uint64_t address, std::uint64_t bytes) const {
-  return worker_->completed.load(std::memory_order_acquire) < writer_ && address < write_end_ &&
-         write_begin_ < address + bytes;
+  return address < write_end_ && write_begin_ < address + bytes && !ran(writer_);
 }
 
 }  // namespace ptovp::arch

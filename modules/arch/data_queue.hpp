@@ -123,6 +123,9 @@ class DataQueue {
   bool queued_write_overlaps(std::uint64_t address, std::uint64_t bytes) const;
   // Waits until job `sequence` (1-based, in submission order) ran.
   void wait_for(std::uint64_t sequence);
+  // Whether job `sequence` ran. Reads the worker's count only when the
+  // copy last read does not show it: that line moves between the cores.
+  bool ran(std::uint64_t sequence) const;
 
   ArchState& state_;
   // The front end computes PE 3's values, and PE 2's while the worker is
@@ -134,7 +137,8 @@ class DataQueue {
 
   std::unique_ptr<Worker> worker_;
   std::uint64_t submitted_ = 0;
-  std::uint64_t drained_ = 0;  // every job up to this one ran and its flags are raised
+  std::uint64_t drained_ = 0;            // every job up to this one ran and its flags are raised
+  mutable std::uint64_t completed_ = 0;  // the worker's count, as last read
   std::array<std::uint64_t, kLocalTileCount> tile_user_{};  // per Local register, its last job
   // Per Local register and PE, the last job that writes that payload.
   std::array<std::array<std::uint64_t, kPeCount>, kLocalTileCount> payload_writer_{};
