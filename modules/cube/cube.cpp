@@ -174,8 +174,9 @@ struct Cube::Block {
   // Per PE, on cache lines of its own, so that the PEs compute concurrently.
   struct alignas(64) PeWork {
     numeric::DotOperands operands;
-    std::array<ViewShape, 7> shapes;  // a, b, a/b scale, c, cscale, bias
-    numeric::DotPlan dot_plan;        // valid while no shape changes
+    std::array<ViewShape, 7> shapes;                            // a, b, a/b scale, c, cscale, bias
+    std::array<std::optional<numeric::OperandView>, 7> parked;  // absent operands' views
+    numeric::DotPlan dot_plan;                                  // valid while no shape changes
     Staged staged;
     fpatr::RowsJob job;             // the post-process
     std::uint8_t kernel_flags = 0;  // CScale's
@@ -404,34 +405,54 @@ void Cube::compute_rows(Block& open, unsigned pe) {
   // Columns first, A and B (and their scales) trade places and every view is
   // transposed.
   const bool swap = open.columns_first;
-  auto set_optional = [&](std::optional<numeric::OperandView>& view, ViewShape& shape,
+  Block::PeWork& work = open.pe[pe];
+  // An operand a block does not have is parked with its offsets, which its
+  // return reuses when its shape is the same (C comes and goes in a K loop).
+  // shapes[i] describes the offsets of the view or, while absent, the parked
+  // one.
+  enum class Change { None, Presence, Offsets };
+  auto set_optional = [&](std::optional<numeric::OperandView>& view, std::size_t role,
                           const std::optional<OperandSource>& source, std::uint32_t first_row,
                           std::uint32_t view_rows, std::uint32_t cols) {
+    std::optional<numeric::OperandView>& parked = work.parked[role];
+    ViewShape& shape = work.shapes[role];
     if (!source) {
+      if (!view) return Change::None;
+      parked = std::move(view);
       view.reset();
-      const bool dropped = shape.built;
-      shape = {};  // a view emplaced later has no offsets
-      return dropped;
+      return Change::Presence;
     }
-    if (!view) view.emplace();
-    return set_view(*view, shape, *source, local_, fabric_, pe, first_row, view_rows, cols, swap);
+    const bool returns = !view;
+    if (returns && parked) {
+      view = std::move(parked);
+      parked.reset();
+    } else if (returns) {
+      view.emplace();
+      shape = {};  // no offsets yet
+    }
+    if (set_view(*view, shape, *source, local_, fabric_, pe, first_row, view_rows, cols, swap)) {
+      return Change::Offsets;
+    }
+    return returns ? Change::Presence : Change::None;
   };
-  Block::PeWork& work = open.pe[pe];
   numeric::DotOperands& ops = work.operands;
   std::array<ViewShape, 7>& shapes = work.shapes;
   ops.profile = plan.profile;
-  // Every view is set (no short circuit); any rebuilt one makes the plan stale.
-  bool rebuilt = set_view(swap ? ops.b : ops.a, shapes[0], *plan.a, local_, fabric_, pe,
-                          a_first(plan.a), rows, k, swap);
-  rebuilt |= set_view(swap ? ops.a : ops.b, shapes[1], *plan.b, local_, fabric_, pe, 0, k, n, swap);
-  rebuilt |= set_optional(swap ? ops.b_scale : ops.a_scale, shapes[2], plan.a_scale,
-                          a_first(plan.a_scale), rows, scale_groups(plan.a_scale, plan.a_type));
-  rebuilt |= set_optional(swap ? ops.a_scale : ops.b_scale, shapes[3], plan.b_scale, 0,
-                          scale_groups(plan.b_scale, plan.b_type), n);
-  rebuilt |= set_optional(ops.c, shapes[4], plan.c, 0, rows, n);
-  rebuilt |= set_optional(ops.c_scale, shapes[5], plan.c_scale, 0, rows, 1);
-  rebuilt |= set_optional(ops.bias, shapes[6], plan.bias_tile, 0, 1, n);
-  if (rebuilt) work.dot_plan.forget();
+  // Every view is set (no short circuit). New offsets, or an operand other
+  // than C coming or going, make the dot plan stale; C may come and go under
+  // one plan (numeric::DotPlan).
+  auto any = [](Change change) { return change != Change::None; };
+  bool stale = set_view(swap ? ops.b : ops.a, shapes[0], *plan.a, local_, fabric_, pe,
+                        a_first(plan.a), rows, k, swap);
+  stale |= set_view(swap ? ops.a : ops.b, shapes[1], *plan.b, local_, fabric_, pe, 0, k, n, swap);
+  stale |= any(set_optional(swap ? ops.b_scale : ops.a_scale, 2, plan.a_scale,
+                            a_first(plan.a_scale), rows, scale_groups(plan.a_scale, plan.a_type)));
+  stale |= any(set_optional(swap ? ops.a_scale : ops.b_scale, 3, plan.b_scale, 0,
+                            scale_groups(plan.b_scale, plan.b_type), n));
+  stale |= set_optional(ops.c, 4, plan.c, 0, rows, n) == Change::Offsets;
+  stale |= any(set_optional(ops.c_scale, 5, plan.c_scale, 0, rows, 1));
+  stale |= any(set_optional(ops.bias, 6, plan.bias_tile, 0, 1, n));
+  if (stale) work.dot_plan.forget();
   Staged& out = work.staged;
   out.accumulator.resize(std::size_t{rows} * n);
   work.kernel_flags = numeric::dot(ops, out.accumulator.data(), work.dot_plan);

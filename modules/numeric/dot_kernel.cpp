@@ -1114,15 +1114,22 @@ std::uint8_t dot(const DotOperands& ops, std::uint32_t* d, DotBackend backend) {
 }
 
 std::uint8_t dot(const DotOperands& ops, std::uint32_t* d, DotPlan& plan, DotBackend backend) {
-  if (!plan.planned) {
+  // A CScale without C fails check_dot.
+  if (!plan.planned || (ops.c_scale && !ops.c)) {
     plan.shape = check_dot(ops);
     plan_direct(ops.a, true, plan.shape.m, plan.shape.k, plan.a);
     plan_direct(ops.b, false, plan.shape.n, plan.shape.k, plan.b);
-    if (ops.c) plan_accumulator(*ops.c, plan.shape.m, plan.shape.n, plan);
+    plan.with_c = false;
     plan.planned = true;
   } else {
     check_data(ops);
   }
+  if (ops.c && !plan.with_c) {
+    check_type(*ops.c, "C", plan.shape.accumulator);
+    check_view(*ops.c, "C", plan.shape.m, plan.shape.n);
+    plan_accumulator(*ops.c, plan.shape.m, plan.shape.n, plan);
+  }
+  plan.with_c = ops.c.has_value();
   const DotShape& s = plan.shape;
   if (!dot_backend_available(backend)) {
     throw IllegalFieldValue("dot backend", static_cast<unsigned>(backend),

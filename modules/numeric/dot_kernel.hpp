@@ -71,9 +71,11 @@ bool dot_backend_available(DotBackend backend);
 // alone: check_dot's result and the routes that pack the A and B sides and
 // load C. A caller that repeats dots over views whose offsets it keeps (the
 // CUBE does while a tile shape repeats, docs/cube.md) passes the same plan to
-// each and calls forget() whenever a view's type, offsets, storage size or
-// presence changes; between those calls only the views' data may move. Filled
-// and read by dot() only.
+// each and calls forget() whenever a view's type, offsets or storage size
+// changes or a view other than C comes or goes; between those calls only the
+// views' data may move, and C may come and go (a K loop's first block has
+// none): dot() checks and plans a C that comes afresh. Filled and read by
+// dot() only.
 struct DotPlan {
   // The next dot() checks the operands and plans again.
   void forget() { planned = false; }
@@ -87,7 +89,9 @@ struct DotPlan {
     std::vector<std::size_t> first, second;
   };
   Direct a, b;
-  // C's words: one copy of the whole accumulator, or of each row.
+  // Whether the plan covers a C, and its words' routes: one copy of the
+  // whole accumulator, or of each row.
+  bool with_c = false;
   bool c_whole = false, c_rows_whole = false;
 };
 

@@ -580,26 +580,48 @@ TEST(DotLayouts, ColumnsFirstGivesTheTransposedResults) {
   }
 }
 
-// A plan kept across calls (DotPlan) follows new data at the same offsets, and
-// after forget() new offsets; its routes are the direct ones of the
-// columns-first layouts, so those paths are the ones checked. A planned call
-// still rejects a view without data.
+// A plan kept across calls (DotPlan) follows new data at the same offsets and
+// a C that goes and comes back (a K loop), and after forget() new offsets;
+// its routes are the direct ones of the columns-first layouts, so those paths
+// are the ones checked. A planned call still rejects a view without data, and
+// a C that comes back is checked again.
 TEST(DotPlans, AKeptPlanFollowsTheDataAndAForgottenOneTheOffsets) {
   if (!dot_backend_available(DotBackend::Avx2)) GTEST_SKIP() << "the direct routes need AVX2";
   const std::size_t m = 40, n = 32, k = 64;
   std::mt19937_64 rng(31);
   DotPlan plan;
   std::vector<std::uint32_t> got(m * n);
-  for (int round = 0; round < 2; ++round) {
+  for (int round = 0; round < 3; ++round) {
     SCOPED_TRACE("round " + std::to_string(round));
     const Problem p = testing::random_problem(NumericProfile::Hardware, DataType::FP16,
                                               DataType::FP16, false, m, n, k, true, false, rng);
     const Built row_major(p);
     std::vector<std::vector<std::uint8_t>> storage;
-    const DotOperands columns_first = columns_first_operands(p, row_major.ops, storage);
+    DotOperands columns_first = columns_first_operands(p, row_major.ops, storage);
+    if (round == 1) columns_first.c.reset();
     dot(columns_first, got.data(), plan, DotBackend::Avx2);
     EXPECT_EQ(got, reference_of(columns_first, m * n));
-    EXPECT_TRUE(plan.a.taken && plan.b.taken && plan.c_whole);
+    EXPECT_TRUE(plan.a.taken && plan.b.taken);
+    EXPECT_EQ(plan.with_c && plan.c_whole, round != 1);
+  }
+  // C comes back as a view of the wrong shape: checked again.
+  {
+    const Problem p = testing::random_problem(NumericProfile::Hardware, DataType::FP16,
+                                              DataType::FP16, false, m, n, k, true, false, rng);
+    const Built row_major(p);
+    std::vector<std::vector<std::uint8_t>> storage;
+    DotOperands columns_first = columns_first_operands(p, row_major.ops, storage);
+    const std::optional<OperandView> c = columns_first.c;
+    columns_first.c.reset();
+    dot(columns_first, got.data(), plan, DotBackend::Avx2);
+    columns_first.c = c;
+    columns_first.c->row_offset.pop_back();
+    try {
+      dot(columns_first, got.data(), plan, DotBackend::Avx2);
+      ADD_FAILURE() << "accepted";
+    } catch (const IllegalFieldValue& error) {
+      EXPECT_EQ(error.field(), "C shape");
+    }
   }
   // Row-major views: new offsets, so the plan is forgotten first.
   const Problem p = testing::random_problem(NumericProfile::Hardware, DataType::FP16,
