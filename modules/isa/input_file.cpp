@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -24,30 +25,68 @@ struct Descriptor {
   ~Descriptor() { ::close(fd); }
 };
 
+// Appends everything left in `fd` to `bytes`.
+void read_to_end(const std::string& path, int fd, std::string& bytes) {
+  std::array<char, 65536> chunk{};
+  for (;;) {
+    const ssize_t n = ::read(fd, chunk.data(), chunk.size());
+    if (n == 0) return;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw cannot_read(path, errno);
+    }
+    bytes.append(chunk.data(), static_cast<std::size_t>(n));
+  }
+}
+
+// Fills exactly `size` bytes at `out` from `fd`.
+void read_exactly(const std::string& path, int fd, std::uint8_t* out, std::uint64_t size) {
+  std::uint64_t done = 0;
+  while (done < size) {
+    const ssize_t n = ::read(
+        fd, out + done,
+        static_cast<std::size_t>(std::min<std::uint64_t>(size - done, std::uint64_t{1} << 30)));
+    if (n == 0) throw InputFileError(path, "became shorter while it was being read");
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw cannot_read(path, errno);
+    }
+    done += static_cast<std::uint64_t>(n);
+  }
+}
+
 }  // namespace
 
-std::string read_input_file(const std::string& path) {
+void read_input_file(const std::string& path,
+                     const std::function<std::uint8_t*(std::uint64_t size)>& place) {
   const Descriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (file.fd < 0) throw cannot_read(path, errno);
   struct stat status {};
   if (::fstat(file.fd, &status) != 0) throw cannot_read(path, errno);
   if (S_ISDIR(status.st_mode)) throw InputFileError(path, "is a directory, not a file");
-  std::string bytes;
   try {
-    if (S_ISREG(status.st_mode)) bytes.reserve(static_cast<std::size_t>(status.st_size));
-    std::array<char, 65536> chunk{};
-    for (;;) {
-      const ssize_t n = ::read(file.fd, chunk.data(), chunk.size());
-      if (n == 0) return bytes;
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        throw cannot_read(path, errno);
-      }
-      bytes.append(chunk.data(), static_cast<std::size_t>(n));
+    // Some regular files (under /proc) report no length; those stream too.
+    if (S_ISREG(status.st_mode) && status.st_size > 0) {
+      const auto size = static_cast<std::uint64_t>(status.st_size);
+      read_exactly(path, file.fd, place(size), size);
+      return;
     }
+    std::string bytes;
+    read_to_end(path, file.fd, bytes);
+    std::uint8_t* out = place(bytes.size());
+    std::copy(bytes.begin(), bytes.end(), out);
   } catch (const std::bad_alloc&) {
     throw InputFileError(path, "does not fit in the host's memory");
   }
+}
+
+std::string read_input_file(const std::string& path) {
+  std::string bytes;
+  read_input_file(path, [&bytes](std::uint64_t size) {
+    bytes.resize(static_cast<std::size_t>(size));
+    return reinterpret_cast<std::uint8_t*>(bytes.data());
+  });
+  return bytes;
 }
 
 }  // namespace ptovp::isa

@@ -3,6 +3,8 @@
 // read is an InputFileError, never a stream state or a library exception.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -23,5 +25,13 @@ class InputFileError : public std::runtime_error {
 // The bytes of `path` (a regular file, a device or a pipe). Throws
 // InputFileError "PATH: <reason>".
 std::string read_input_file(const std::string& path);
+
+// Reads `path` straight into the `size` bytes that `place(size)` returns, so
+// that a loader copies a large file once, into the target's memory. A
+// regular file's size is its length when opened (a file that shrinks while
+// being read is an error); any other input is read whole first. `place` is
+// called once and may throw; its exception leaves the file unread.
+void read_input_file(const std::string& path,
+                     const std::function<std::uint8_t*(std::uint64_t size)>& place);
 
 }  // namespace ptovp::isa

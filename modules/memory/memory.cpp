@@ -39,6 +39,11 @@ std::uint8_t* Memory::regrant(std::uint64_t address, std::uint64_t length) const
   return contains(address, length) ? bytes_.get() + (address - base()) : nullptr;
 }
 
+arch::Expected<std::uint8_t*> Memory::load_target(std::uint64_t address, std::uint64_t length) {
+  if (!contains(address, length)) return page_fault(address, length);
+  return bytes_.get() + (address - base());
+}
+
 void Memory::transport_read(std::uint64_t address, std::uint8_t* out, std::uint64_t length) const {
   std::memcpy(out, bytes_.get() + (address - base()), length);
 }

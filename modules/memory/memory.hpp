@@ -31,6 +31,11 @@ class Memory final : public MemoryPort {
   // Every byte reads zero again; the mapping (and every DMI pointer) stays.
   void clear();
 
+  // The RAM's own bytes of [address, address + length), for a loader that
+  // fills them in place (a --load file read once, straight into memory);
+  // Fault_DataPage outside the RAM.
+  arch::Expected<std::uint8_t*> load_target(std::uint64_t address, std::uint64_t length);
+
  private:
   struct Unmap {
     std::size_t length;

@@ -75,6 +75,8 @@ class MemoryPort {
   void grant(std::uint64_t start, std::uint64_t end, std::uint8_t* bytes) const;
   // Drops the grant and tells the listeners.
   void revoke();
+  // Fault_DataPage for an access of [address, address + length) outside the RAM.
+  arch::Fault page_fault(std::uint64_t address, std::uint64_t length) const;
   // The granted bytes of [address, address + length), or nullptr.
   std::uint8_t* granted(std::uint64_t address, std::uint64_t length) const {
     const std::uint64_t offset = address - grant_.base;
@@ -95,7 +97,6 @@ class MemoryPort {
   // As transport_read, without simulated time.
   virtual void debug_read(std::uint64_t address, std::uint8_t* out, std::uint64_t length) const = 0;
 
-  arch::Fault page_fault(std::uint64_t address, std::uint64_t length) const;
   // read and peek: the granted bytes, else `fallback`.
   using Fallback = void (MemoryPort::*)(std::uint64_t, std::uint8_t*, std::uint64_t) const;
   arch::MaybeFault copy_out(std::uint64_t address, std::uint8_t* out, std::uint64_t length,

@@ -70,23 +70,18 @@ struct RunOptions {
   bool verbose = false;
 };
 
-struct LoadRequest {
-  std::string spec;
-  std::uint64_t address;
-  std::vector<std::uint8_t> bytes;
-};
-
-LoadRequest parse_load(const std::string& spec) {
+// Reads a --load FILE@ADDR straight into the engine's RAM: one copy of the
+// file, no buffer of its size in between.
+void load_file(const std::string& spec, debug::Target& engine) {
   const auto at = spec.rfind('@');
   if (at == std::string::npos) throw UsageError(fmt::format("--load {}: expected FILE@ADDR", spec));
   const std::uint64_t address = parse_unsigned(spec.substr(at + 1), "--load address");
-  try {
-    const std::string bytes = isa::read_input_file(spec.substr(0, at));
-    return {spec, address, {bytes.begin(), bytes.end()}};
-  } catch (const std::bad_alloc&) {
-    throw UsageError(
-        fmt::format("--load {}: {} does not fit in the host's memory", spec, spec.substr(0, at)));
-  }
+  isa::read_input_file(spec.substr(0, at), [&](std::uint64_t size) -> std::uint8_t* {
+    if (size == 0) return nullptr;  // nothing to place, anywhere
+    arch::Expected<std::uint8_t*> bytes = engine.load_target(address, size);
+    if (!bytes) throw UsageError(fmt::format("--load {}: {}", spec, bytes.fault().reason));
+    return *bytes;
+  });
 }
 
 // Builds an engine. Its RAM window is mapped here: one the host cannot map is
@@ -205,11 +200,8 @@ int execute(const RunOptions& options, const isa::ProgramImage& image,
   const auto load_all = [&] {
     if (auto failed = load_image(image))
       throw UsageError(fmt::format("{}: {}", options.image, failed->reason));
-    for (const std::string& spec : options.loads) {
-      const LoadRequest load = parse_load(spec);
-      if (auto failed = engine.load_bytes(load.address, load.bytes))
-        throw UsageError(fmt::format("--load {}: {}", spec, failed->reason));
-    }
+    for (const std::string& spec : options.loads)
+      load_file(spec, engine);
   };
   load_all();
   engine.reset = [&load_all, clear = engine.reset] {
@@ -296,6 +288,9 @@ int run_functional(const RunOptions& options, const config::PlatformConfig& conf
       [&](std::uint64_t address, const std::vector<std::uint8_t>& bytes) {
         return model.load_bytes(address, bytes);
       },
+      [&](std::uint64_t address, std::uint64_t length) {
+        return model.load_target(address, length);
+      },
       [&](std::uint64_t address, std::uint8_t* out, std::uint64_t length) {
         return model.memory().read(address, out, length);
       },
@@ -350,6 +345,9 @@ int run_systemc(const RunOptions& options, const config::PlatformConfig& config,
   debug::Target engine{
       [&](std::uint64_t address, const std::vector<std::uint8_t>& bytes) {
         return platform->load_bytes(address, bytes);
+      },
+      [&](std::uint64_t address, std::uint64_t length) {
+        return platform->load_target(address, length);
       },
       [&](std::uint64_t address, std::uint8_t* out, std::uint64_t length) {
         return platform->read_bytes(address, out, length);

@@ -11,14 +11,16 @@
 
 #include "arch/access_observer.hpp"
 #include "arch/arch_state.hpp"
-#include "frontend/front_end.hpp"
 #include "engine/model_config.hpp"
 #include "engine/state_dump.hpp"
+#include "frontend/front_end.hpp"
 
 namespace ptovp::debug {
 
 struct Target {
   std::function<arch::MaybeFault(std::uint64_t, const std::vector<std::uint8_t>&)> load_bytes;
+  // The RAM's bytes of [address, address + length) for a loader to fill in place.
+  std::function<arch::Expected<std::uint8_t*>(std::uint64_t, std::uint64_t)> load_target;
   std::function<arch::MaybeFault(std::uint64_t, std::uint8_t*, std::uint64_t)> read_bytes;
   // Runs at most N attempts (0 = no limit); a paused run resumes where it stopped.
   std::function<engine::RunResult(std::uint64_t)> run;

@@ -93,6 +93,11 @@ arch::MaybeFault FunctionalModel::load_bytes(std::uint64_t address,
   return memory_.write(address, bytes.data(), bytes.size());
 }
 
+arch::Expected<std::uint8_t*> FunctionalModel::load_target(std::uint64_t address,
+                                                           std::uint64_t length) {
+  return memory_.load_target(address, length);
+}
+
 arch::MaybeFault FunctionalModel::load(const isa::ProgramImage& image) {
   if (auto failed = engine::load_sections(image, [this](std::uint64_t address, const auto& bytes) {
         return load_bytes(address, bytes);

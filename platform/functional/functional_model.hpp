@@ -66,6 +66,8 @@ class FunctionalModel {
   // fault names the first section that does not fit.
   arch::MaybeFault load(const isa::ProgramImage& image);
   arch::MaybeFault load_bytes(std::uint64_t address, const std::vector<std::uint8_t>& bytes);
+  // The RAM's bytes a loader fills in place (memory::Memory::load_target).
+  arch::Expected<std::uint8_t*> load_target(std::uint64_t address, std::uint64_t length);
 
   // The reset state: architecture, Local and Shared tiles, memory (zero).
   void reset();

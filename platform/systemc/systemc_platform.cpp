@@ -89,6 +89,11 @@ arch::MaybeFault SystemCPlatform::load_bytes(std::uint64_t address,
   return memory_.semantics().write(address, bytes.data(), bytes.size());
 }
 
+arch::Expected<std::uint8_t*> SystemCPlatform::load_target(std::uint64_t address,
+                                                           std::uint64_t length) {
+  return memory_.semantics().load_target(address, length);
+}
+
 arch::MaybeFault SystemCPlatform::read_bytes(std::uint64_t address, std::uint8_t* out,
                                              std::uint64_t length) {
   if (length == 0) return std::nullopt;

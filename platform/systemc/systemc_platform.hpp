@@ -47,6 +47,8 @@ class SystemCPlatform : public sc_core::sc_module {
   // fault names the first section that does not fit.
   arch::MaybeFault load(const isa::ProgramImage& image);
   arch::MaybeFault load_bytes(std::uint64_t address, const std::vector<std::uint8_t>& bytes);
+  // The RAM's bytes a loader fills in place (memory::Memory::load_target).
+  arch::Expected<std::uint8_t*> load_target(std::uint64_t address, std::uint64_t length);
   // Reads memory through the debug port (transport_dbg).
   arch::MaybeFault read_bytes(std::uint64_t address, std::uint8_t* out, std::uint64_t length);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -87,6 +88,30 @@ TEST(Memory, TransfersOfOneByteAndOfNone) {
   EXPECT_FALSE(mem.read(0x1000, nullptr, 0));
   EXPECT_FALSE(mem.write(0x1000, nullptr, 0));
   EXPECT_EQ(*mem.load(0x1000, 1), 0x5Au);
+}
+
+// A loader fills the RAM's own bytes in place (docs/functional-model.md
+// "Memory and tile transfers"): what it writes there is what reads see, up to
+// the last byte; one byte too many is the Fault_DataPage of a write.
+TEST(Memory, LoadTargetIsTheRamItselfInsideTheWindowOnly) {
+  Memory mem(0x1000, 16);
+  const arch::Expected<std::uint8_t*> whole = mem.load_target(0x1000, 16);
+  ASSERT_TRUE(whole);
+  for (std::uint8_t i = 0; i < 16; ++i)
+    (*whole)[i] = static_cast<std::uint8_t>(0xF0 + i);
+  EXPECT_EQ(*mem.load(0x1000, 8), 0xF7F6F5F4F3F2F1F0u);
+  EXPECT_EQ(*mem.load(0x100F, 1), 0xFFu);
+  const arch::Expected<std::uint8_t*> tail = mem.load_target(0x100C, 4);
+  ASSERT_TRUE(tail);
+  EXPECT_EQ(*tail, *whole + 12);
+  std::uint8_t spare[17] = {};
+  for (const auto& [address, length] :
+       {std::pair<std::uint64_t, std::uint64_t>{0x1001, 16}, {0x0FFF, 2}, {~0ULL, 2}}) {
+    const arch::Expected<std::uint8_t*> outside = mem.load_target(address, length);
+    ASSERT_FALSE(outside);
+    EXPECT_EQ(outside.fault().code, FaultCode::DataPage);
+    EXPECT_EQ(outside.fault().reason, mem.write(address, spare, length)->reason);
+  }
 }
 
 // The RAM is mapped, not zeroed: every byte of a large window reads zero, a
