@@ -21,6 +21,13 @@ std::uint64_t charge(const LocalTile& tile) {
              : 0;
 }
 
+// What `tile` (nullptr: none) charges PE `pe`'s Local pool.
+std::uint64_t pool_charge(const LocalTile* tile, unsigned pe) {
+  return tile != nullptr && tile->allocated() && pe_selected(tile->allocation_mask(), pe)
+             ? tile->info().capacity_bytes
+             : 0;
+}
+
 }  // namespace
 
 LocalTileFile::LocalTileFile(TileNaming naming, CapacityModel capacity)
@@ -34,6 +41,8 @@ void LocalTileFile::reset() {
     tile.release();
   for (auto& hand : order_)
     hand.clear();
+  in_use_ = 0;
+  pool_in_use_ = {};
 }
 
 Expected<unsigned> LocalTileFile::resolve_source(unsigned code) const {
@@ -88,17 +97,10 @@ Expected<AllocationPlan> LocalTileFile::plan(unsigned hand, std::uint8_t mask,
   // The retiring register's charge is freed by the same allocation.
   const LocalTile* retiring = result.retires ? &tiles_[*result.retires] : nullptr;
   if (capacity_ == CapacityModel::Pools) {
-    // Every PE's pool in one pass over the file (TileCapacityInUseForPE).
-    std::array<std::uint64_t, kPeCount> pools{};
-    for (const LocalTile& tile : tiles_) {
-      if (!tile.allocated() || &tile == retiring) continue;
-      const std::uint64_t bytes = tile.info().capacity_bytes;
-      for (unsigned pe = 0; pe < kPeCount; ++pe)  // no branch per PE
-        pools[pe] += bytes * pe_selected(tile.allocation_mask(), pe);
-    }
+    // TileCapacityInUseForPE, less what the retiring register frees.
     for (unsigned pe = 0; pe < kPeCount; ++pe) {
       if (!pe_selected(mask, pe)) continue;
-      const std::uint64_t in_use = pools[pe];
+      const std::uint64_t in_use = pool_in_use_[pe] - pool_charge(retiring, pe);
       if (in_use + capacity_bytes > limit) {
         return make_fault(FaultCode::TileAllocation,
                           fmt::format("PE{} Local pool: {} B in use + {} B requested > "
@@ -139,7 +141,9 @@ LocalTile& LocalTileFile::commit(const AllocationPlan& plan, const TileInfo& inf
   }
   if (queue_ != nullptr) queue_->before_tile_change(plan.index);
   LocalTile& tile = tiles_[plan.index];
+  account(tile, false);  // a register that retires into itself
   tile.install(info, mask, overwritten);
+  account(tile, true);
   if (naming_ == TileNaming::Queue) {
     auto& hand = order_[plan.index / kHandSize];
     hand.insert(hand.begin(), plan.index);
@@ -149,8 +153,18 @@ LocalTile& LocalTileFile::commit(const AllocationPlan& plan, const TileInfo& inf
 
 void LocalTileFile::release(unsigned index) {
   if (queue_ != nullptr) queue_->before_tile_change(index);
+  account(tiles_[index], false);
   tiles_[index].release();
   leave_hand(index);
+}
+
+void LocalTileFile::account(const LocalTile& tile, bool add) {
+  auto apply = [add](std::uint64_t& total, std::uint64_t bytes) {
+    total = add ? total + bytes : total - bytes;
+  };
+  apply(in_use_, charge(tile));
+  for (unsigned pe = 0; pe < kPeCount; ++pe)
+    apply(pool_in_use_[pe], pool_charge(&tile, pe));
 }
 
 void LocalTileFile::leave_hand(unsigned index) {
@@ -159,20 +173,11 @@ void LocalTileFile::leave_hand(unsigned index) {
 }
 
 std::uint64_t LocalTileFile::capacity_in_use() const {
-  std::uint64_t total = 0;
-  for (const LocalTile& tile : tiles_)
-    total += charge(tile);
-  return total;
+  return in_use_;
 }
 
 std::uint64_t LocalTileFile::capacity_in_use(unsigned pe) const {
-  std::uint64_t total = 0;
-  for (const LocalTile& tile : tiles_) {
-    if (tile.allocated() && pe_selected(tile.allocation_mask(), pe)) {
-      total += tile.info().capacity_bytes;
-    }
-  }
-  return total;
+  return pool_in_use_[pe];
 }
 
 }  // namespace ptovp::arch

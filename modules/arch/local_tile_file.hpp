@@ -46,6 +46,8 @@ class LocalTileFile {
   CapacityModel capacity_model() const { return capacity_; }
 
   const LocalTile& at(unsigned index) const { return tiles_[index]; }
+  // Payload access; a register's descriptor and mask change only through
+  // commit() and release(), which keep the pool totals.
   LocalTile& at(unsigned index) { return tiles_[index]; }
 
   // The register a 6-bit source code names, or TileLegality naming the code
@@ -80,11 +82,17 @@ class LocalTileFile {
  private:
   // Takes register `index` out of its hand's queue order.
   void leave_hand(unsigned index);
+  // Adds a register's charge to the pool totals, or removes it.
+  void account(const LocalTile& tile, bool add);
   TileNaming naming_;
   CapacityModel capacity_;
   std::array<LocalTile, kLocalTileCount> tiles_;
   // Queue mode: per hand, live registers newest first.
   std::array<std::vector<unsigned>, 4> order_;
+  // capacity_in_use() and capacity_in_use(pe), kept as registers are
+  // committed and released rather than summed over the file per allocation.
+  std::uint64_t in_use_ = 0;
+  std::array<std::uint64_t, kPeCount> pool_in_use_{};
   DataQueue* queue_ = nullptr;
 };
 

@@ -2,6 +2,10 @@
 // independent per-PE Local pools of TILE_CAPACITY and one Core Shared pool.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <random>
+#include <string>
+
 #include "arch/local_tile_file.hpp"
 #include "arch/shared_tile_file.hpp"
 
@@ -83,6 +87,51 @@ TEST(CapacityPools, QueueRetirementFreesItsOwnPes) {
   auto over = file.plan(0, pe_bit(0), 65536 + 128, 0, kPool);
   ASSERT_FALSE(over);
   EXPECT_EQ(over.fault().code, FaultCode::TileAllocation);
+}
+
+// The file keeps its pool totals as registers come and go: after every step
+// of a random run (queue and ASL naming, retirements into the same or another
+// register, releases, a reset) they equal the sums over the registers.
+TEST(CapacityPools, TotalsFollowEveryCommitReleaseAndReset) {
+  std::mt19937 rng(41);
+  for (const TileNaming naming : {TileNaming::Queue, TileNaming::Asl}) {
+    LocalTileFile file(naming);
+    auto expect_sums = [&](const std::string& step) {
+      std::uint64_t total = 0;
+      std::array<std::uint64_t, kPeCount> pools{};
+      for (unsigned i = 0; i < kLocalTileCount; ++i) {
+        const LocalTile& tile = file.at(i);
+        if (!tile.allocated()) continue;
+        for (unsigned pe = 0; pe < kPeCount; ++pe) {
+          if (!pe_selected(tile.allocation_mask(), pe)) continue;
+          pools[pe] += tile.info().capacity_bytes;
+          total += tile.info().capacity_bytes;
+        }
+      }
+      EXPECT_EQ(file.capacity_in_use(), total) << step;
+      for (unsigned pe = 0; pe < kPeCount; ++pe)
+        EXPECT_EQ(file.capacity_in_use(pe), pools[pe]) << step << ", PE" << pe;
+    };
+    for (unsigned step = 0; step < 400; ++step) {
+      const std::string name = "step " + std::to_string(step);
+      if (step == 250) {
+        file.reset();
+        expect_sums(name + " (reset)");
+        continue;
+      }
+      if (rng() % 4 == 0) {
+        const unsigned index = rng() % kLocalTileCount;
+        if (file.at(index).allocated()) file.release(index);
+        expect_sums(name + " (release)");
+        continue;
+      }
+      const auto mask = static_cast<std::uint8_t>(1 + rng() % 15);
+      const auto capacity = static_cast<std::uint32_t>(128 << (rng() % 6));
+      auto plan = file.plan(rng() % 4, mask, capacity, 0, kPool);
+      if (plan) file.commit(*plan, u64_tile(capacity), mask);
+      expect_sums(name + " (commit)");
+    }
+  }
 }
 
 // PTO-AVS-ARCH-TILE-SIZECODE-MAP-002: a Shared record charges its TSize once,
