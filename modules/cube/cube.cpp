@@ -115,20 +115,40 @@ void store_rows(std::uint8_t* payload, const std::uint32_t* row_term, std::uint3
     store(r0, 0);
 }
 
+// How a tile's slot terms run, worked out once with the terms: the number of
+// leading row terms that are consecutive slots, and the step between column
+// terms when they all have one (0 otherwise).
+struct TermRuns {
+  std::uint32_t rows = 0;
+  std::uint32_t column_step = 0;
+};
+
+TermRuns term_runs(const std::vector<std::uint32_t>& row_term,
+                   const std::vector<std::uint32_t>& col_term) {
+  TermRuns runs;
+  while (runs.rows < row_term.size() && row_term[runs.rows] == row_term[0] + runs.rows)
+    ++runs.rows;
+  if (col_term.size() < 2 || col_term[1] < col_term[0]) return runs;
+  const std::uint32_t step = col_term[1] - col_term[0];
+  for (std::size_t c = 2; c < col_term.size(); ++c) {
+    if (col_term[c] != col_term[0] + c * step) return runs;
+  }
+  runs.column_step = step;
+  return runs;
+}
+
 // The same from values staged a column at a time (`words` is cols x rows): a
-// column whose rows take consecutive slots moves as one copy.
+// column whose rows take consecutive slots moves as one copy. `runs` are the
+// terms' term_runs.
 template <typename Slot, typename Word>
 void store_columns(std::uint8_t* payload, const std::uint32_t* row_term, std::uint32_t rows,
-                   const std::uint32_t* col_term, std::uint32_t cols, const Word* words) {
+                   const std::uint32_t* col_term, std::uint32_t cols, const TermRuns& runs,
+                   const Word* words) {
   if (rows == 0) return;
-  bool consecutive = sizeof(Slot) == sizeof(Word);
-  for (std::uint32_t r = 1; r < rows; ++r)
-    consecutive = consecutive && row_term[r] == row_term[0] + r;
+  const bool consecutive = sizeof(Slot) == sizeof(Word) && rows <= runs.rows;
   // Columns that follow each other too (FP32/S32 D in CUBE_M32 with 32 rows
   // a PE): the staged words are the payload's slots, one copy.
-  bool whole = consecutive;
-  for (std::uint32_t c = 1; c < cols; ++c)
-    whole = whole && col_term[c] == col_term[0] + c * rows;
+  const bool whole = consecutive && (cols == 1 || runs.column_step == rows);
   if (whole) {
     std::memcpy(payload + (std::size_t{row_term[0]} + col_term[0]) * sizeof(Slot), words,
                 std::size_t{rows} * cols * sizeof(Slot));
@@ -585,10 +605,12 @@ void Cube::publish(Block& open, const std::vector<unsigned>& destinations, std::
     // Kept while the tile's shape comes back (a loop's blocks).
     thread_local std::vector<std::uint32_t> row_term, col_term;
     thread_local arch::TileInfo terms_info;
+    thread_local TermRuns runs;
     if (terms_info != info || row_term.size() != max_rows || col_term.size() != cols) {
       arch::storage_row_terms(info, max_rows, row_term);
       arch::storage_column_terms(info, cols, col_term);
       terms_info = info;
+      runs = term_runs(row_term, col_term);
     }
     arch::for_each_pe(pes, [&](unsigned pe) {
       const auto* words = staged_words(open.pe[pe].staged);
@@ -596,7 +618,7 @@ void Cube::publish(Block& open, const std::vector<unsigned>& destinations, std::
       const std::uint32_t rows = plan.split.rows(pe);
       auto store = [&](auto slot) {
         if (columns) {
-          store_columns<decltype(slot)>(payload, row_term.data(), rows, col_term.data(), cols,
+          store_columns<decltype(slot)>(payload, row_term.data(), rows, col_term.data(), cols, runs,
                                         words);
         } else {
           store_rows<decltype(slot)>(payload, row_term.data(), rows, col_term.data(), cols, words);
