@@ -30,8 +30,11 @@ std::string read_input_file(const std::string& path);
 // that a loader copies a large file once, into the target's memory. A
 // regular file's size is its length when opened (a file that shrinks while
 // being read is an error); any other input is read whole first. `place` is
-// called once and may throw; its exception leaves the file unread.
+// called once and may throw; its exception leaves the file unread. With two
+// `readers` a large regular file is read in two halves at once, the first on
+// a thread of its own, both done when this returns.
 void read_input_file(const std::string& path,
-                     const std::function<std::uint8_t*(std::uint64_t size)>& place);
+                     const std::function<std::uint8_t*(std::uint64_t size)>& place,
+                     unsigned readers = 1);
 
 }  // namespace ptovp::isa

@@ -71,17 +71,21 @@ struct RunOptions {
 };
 
 // Reads a --load FILE@ADDR straight into the engine's RAM: one copy of the
-// file, no buffer of its size in between.
-void load_file(const std::string& spec, debug::Target& engine) {
+// file, no buffer of its size in between; with two or more host threads, two
+// readers (docs/performance.md "Host threads").
+void load_file(const std::string& spec, unsigned readers, debug::Target& engine) {
   const auto at = spec.rfind('@');
   if (at == std::string::npos) throw UsageError(fmt::format("--load {}: expected FILE@ADDR", spec));
   const std::uint64_t address = parse_unsigned(spec.substr(at + 1), "--load address");
-  isa::read_input_file(spec.substr(0, at), [&](std::uint64_t size) -> std::uint8_t* {
-    if (size == 0) return nullptr;  // nothing to place, anywhere
-    arch::Expected<std::uint8_t*> bytes = engine.load_target(address, size);
-    if (!bytes) throw UsageError(fmt::format("--load {}: {}", spec, bytes.fault().reason));
-    return *bytes;
-  });
+  isa::read_input_file(
+      spec.substr(0, at),
+      [&](std::uint64_t size) -> std::uint8_t* {
+        if (size == 0) return nullptr;  // nothing to place, anywhere
+        arch::Expected<std::uint8_t*> bytes = engine.load_target(address, size);
+        if (!bytes) throw UsageError(fmt::format("--load {}: {}", spec, bytes.fault().reason));
+        return *bytes;
+      },
+      readers);
 }
 
 // Builds an engine. Its RAM window is mapped here: one the host cannot map is
@@ -193,15 +197,17 @@ engine::RunResult run_engine(const RunOptions& options, debug::Target& engine, b
 
 // Loads, runs, reports and writes the outputs common to both engines;
 // `after_run` adds the engine's own outputs. Returns the exit status.
-int execute(const RunOptions& options, const isa::ProgramImage& image,
+int execute(const RunOptions& options, const config::PlatformConfig& config,
+            const isa::ProgramImage& image,
             const std::function<arch::MaybeFault(const isa::ProgramImage&)>& load_image,
             debug::Target& engine, OutputSet& outputs,
             const std::function<void(const engine::RunResult&, double)>& after_run) {
+  const unsigned readers = ptovp::engine::defers_data_work(config.model) ? 2 : 1;
   const auto load_all = [&] {
     if (auto failed = load_image(image))
       throw UsageError(fmt::format("{}: {}", options.image, failed->reason));
     for (const std::string& spec : options.loads)
-      load_file(spec, engine);
+      load_file(spec, readers, engine);
   };
   load_all();
   engine.reset = [&load_all, clear = engine.reset] {
@@ -308,8 +314,8 @@ int run_functional(const RunOptions& options, const config::PlatformConfig& conf
       model.state(),
       model.front_end()};
   return execute(
-      options, image, [&](const isa::ProgramImage& program) { return model.load(program); }, engine,
-      outputs,
+      options, config, image, [&](const isa::ProgramImage& program) { return model.load(program); },
+      engine, outputs,
       [&](const engine::RunResult& result, double seconds) {
         if (options.verbose) {
           std::cerr << fmt::format(
@@ -364,8 +370,8 @@ int run_systemc(const RunOptions& options, const config::PlatformConfig& config,
       platform->state(),
       platform->front_end()};
   return execute(
-      options, image, [&](const isa::ProgramImage& program) { return platform->load(program); },
-      engine, outputs,
+      options, config, image,
+      [&](const isa::ProgramImage& program) { return platform->load(program); }, engine, outputs,
       [&](const engine::RunResult& result, double seconds) {
         const nlohmann::ordered_json statistics =
             systemc::run_statistics(*platform, result.instructions);

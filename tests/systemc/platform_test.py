@@ -77,14 +77,16 @@ class Equivalence(PlatformCase):
 
 
     def test_load_files_land_in_order_from_files_and_pipes(self):
-        # --load reads a regular file straight into the RAM and a pipe whole
+        # --load reads a regular file straight into the RAM (one of 1 MiB or
+        # more in two halves at once with two host threads) and a pipe whole
         # first; later loads overwrite earlier ones; an empty file places
         # nothing, anywhere (docs/functional-model.md "Memory and tile transfers").
         image = self.assemble(os.path.join(FIRMWARE, "tile_copy", "tile_copy.s"), "copy")
         rng = random.Random(17)
-        first, piped = rng.randbytes(5000), rng.randbytes(3000)
-        paths = {name: self.path(name) for name in ("first.bin", "ones.bin", "empty.bin")}
-        for name, data in (("first.bin", first), ("ones.bin", b"\xff" * 16), ("empty.bin", b"")):
+        first, piped, large = rng.randbytes(5000), rng.randbytes(3000), rng.randbytes(3 << 20 | 5)
+        paths = {name: self.path(name) for name in ("first", "ones", "empty", "large")}
+        for name, data in (("first", first), ("ones", b"\xff" * 16), ("empty", b""),
+                           ("large", large)):
             with open(paths[name], "wb") as f:
                 f.write(data)
         expected = bytearray(0x3000)
@@ -92,17 +94,22 @@ class Equivalence(PlatformCase):
         expected[0x1800:0x1800 + len(piped)] = piped
         expected[0x10:0x20] = b"\xff" * 16
         for engine in ("functional", "systemc"):
-            with self.subTest(engine=engine):
-                memory = self.path(engine + ".mem")
-                result = subprocess.run(
-                    [PTOVP, "run", image, "--engine", engine, "--quiet", "--load",
-                     f"{paths['first.bin']}@0x300003", "--load", "/dev/stdin@0x301800", "--load",
-                     f"{paths['ones.bin']}@0x300010", "--load",
-                     f"{paths['empty.bin']}@0xffffffffffff0000", "--dump",
-                     f"0x300000:0x3000:{memory}"], input=piped, capture_output=True, timeout=300)
-                self.assertEqual(result.returncode, 0, result.stderr)
-                with open(memory, "rb") as f:
-                    self.assertEqual(f.read(), bytes(expected))
+            for threads in ("1", "2"):
+                with self.subTest(engine=engine, threads=threads):
+                    memory, copy = self.path("m.bin"), self.path("large.bin")
+                    result = subprocess.run(
+                        [PTOVP, "run", image, "--engine", engine, "--threads", threads, "--quiet",
+                         "--load", f"{paths['first']}@0x300003", "--load", "/dev/stdin@0x301800",
+                         "--load", f"{paths['ones']}@0x300010", "--load",
+                         f"{paths['empty']}@0xffffffffffff0000", "--load",
+                         f"{paths['large']}@0x400001", "--dump", f"0x300000:0x3000:{memory}",
+                         "--dump", f"0x400001:{len(large)}:{copy}"],
+                        input=piped, capture_output=True, timeout=300)
+                    self.assertEqual(result.returncode, 0, result.stderr)
+                    with open(memory, "rb") as f:
+                        self.assertEqual(f.read(), bytes(expected))
+                    with open(copy, "rb") as f:
+                        self.assertTrue(f.read() == large, "the large file")
 
 
 class Backends(PlatformCase):
