@@ -237,18 +237,74 @@ bool valid_region_fills_payload(const TileInfo& tile) {
              tile.capacity_bytes;
 }
 
+StorageTerms::StorageTerms(const TileInfo& tile, bool rows) : rows_(rows) {
+  // A term is one block index (i >> shift, times the block's slots) plus
+  // one index inside the block (i & mask, times its stride).
+  auto blocks = [this](std::uint32_t size, std::uint32_t outer, std::uint32_t inner) {
+    shift_ = static_cast<unsigned>(__builtin_ctz(size));
+    mask_ = size - 1;
+    outer_ = outer;
+    inner_ = inner;
+  };
+  switch (tile.layout) {
+    case Layout::RowMajor: blocks(1, rows ? tile.columns : 1, 0); return;
+    case Layout::ColumnMajor: blocks(1, rows ? 1 : tile.rows, 0); return;
+    case Layout::ZN:
+    case Layout::NZ: {
+      const std::uint32_t inner = fractal_inner(tile.data_type);
+      const std::uint32_t fractal = 16 * inner;
+      if (tile.layout == Layout::ZN) {
+        if (rows) {
+          blocks(16, (tile.columns / inner) * fractal, 1);
+        } else {
+          blocks(inner, fractal, 16);
+        }
+      } else if (rows) {
+        blocks(16, fractal, inner);
+      } else {
+        blocks(inner, (tile.rows / 16) * fractal, 1);
+      }
+      return;
+    }
+    case Layout::CubeM16:
+    case Layout::CubeM32:
+    case Layout::CubeN8: {
+      const std::uint32_t cell_rows = cube_cell_rows(tile.layout, tile.data_type);
+      const std::uint32_t cell_cols = cube_cell_columns(tile.layout, tile.data_type);
+      const std::uint32_t cell = cell_rows * cell_cols;
+      if (tile.layout == Layout::CubeN8) {  // CELLs K-fastest, each column-major
+        if (rows) {
+          blocks(cell_rows, cell, 1);
+        } else {
+          blocks(cell_cols, tile.cube_k_repeat * cell, cell_rows);
+        }
+      } else if (rows) {  // CELLs column-fastest, then row blocks; each row-major
+        blocks(cell_rows, tile.cube_k_repeat * cell, cell_cols);
+      } else if (tile.layout == Layout::CubeM16 && element_bits(tile.data_type) == 4) {
+        tile_ = &tile;
+      } else {
+        blocks(cell_cols, cell, 1);
+      }
+      return;
+    }
+  }
+  tile_ = &tile;
+}
+
 void storage_row_terms(const TileInfo& tile, std::uint32_t count,
                        std::vector<std::uint32_t>& terms) {
+  const StorageTerms term(tile, true);
   terms.resize(count);
   for (std::uint32_t row = 0; row < count; ++row)
-    terms[row] = storage_index(tile, row, 0);
+    terms[row] = term(row);
 }
 
 void storage_column_terms(const TileInfo& tile, std::uint32_t count,
                           std::vector<std::uint32_t>& terms) {
+  const StorageTerms term(tile, false);
   terms.resize(count);
   for (std::uint32_t col = 0; col < count; ++col)
-    terms[col] = storage_index(tile, 0, col);
+    terms[col] = term(col);
 }
 
 std::uint64_t pad_bits(PadValue pad, DataType type) {

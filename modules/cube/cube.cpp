@@ -51,8 +51,7 @@ bool set_view(numeric::OperandView& view, ViewShape& shape, const OperandSource&
   const ViewShape wanted{true, source.info, first_row, rows, cols, source.transposed, swapped};
   view.data = payload;
   if (shape == wanted) return false;
-  view = tile_view(source.info, payload, first_row, rows, cols, source.transposed);
-  if (swapped) std::swap(view.row_offset, view.col_offset);
+  set_tile_view(view, source.info, payload, first_row, rows, cols, source.transposed, swapped);
   shape = wanted;
   return true;
 }

@@ -11,11 +11,13 @@
 
 namespace ptovp::cube {
 
-// Logical rows x cols of `info`'s payload. Logical (r, c) is stored element
-// (first_row + r, c), or (c, first_row + r) when `transposed` (a Shared
-// primary stored K-major, a scale stored group-major).
-numeric::OperandView tile_view(const arch::TileInfo& info, const std::uint8_t* payload,
-                               std::uint32_t first_row, std::uint32_t rows, std::uint32_t cols,
-                               bool transposed);
+// Points `view` at logical rows x cols of `info`'s payload, reusing its
+// offsets' storage. Logical (r, c) is stored element (first_row + r, c), or
+// (c, first_row + r) when `transposed` (a Shared primary stored K-major, a
+// scale stored group-major); `swapped` views the transpose of that (rows and
+// columns trade places).
+void set_tile_view(numeric::OperandView& view, const arch::TileInfo& info,
+                   const std::uint8_t* payload, std::uint32_t first_row, std::uint32_t rows,
+                   std::uint32_t cols, bool transposed, bool swapped);
 
 }  // namespace ptovp::cube

@@ -113,7 +113,8 @@ TEST(CubeLayout, M32RowBlocksFollowTheColumnCells) {
 }
 
 // Slot loops (define_valid_region, the TLSU walk, CUBE publication) rely on
-// every layout's index being a row term plus a column term.
+// every layout's index being a row term plus a column term, which
+// StorageTerms gives in closed form.
 TEST(TileLayout, StorageIndexIsARowTermPlusAColumnTerm) {
   for (DataType type : kCubeTypes) {
     std::vector<TileInfo> tiles;
@@ -130,6 +131,15 @@ TEST(TileLayout, StorageIndexIsARowTermPlusAColumnTerm) {
       tiles.push_back(*tile);
     }
     for (const TileInfo& tile : tiles) {
+      const StorageTerms row_term(tile, true), col_term(tile, false);
+      for (unsigned r = 0; r < tile.rows; ++r) {
+        ASSERT_EQ(row_term(r), storage_index(tile, r, 0))
+            << name(tile.layout) << " " << numeric::name(type) << " row " << r;
+      }
+      for (unsigned c = 0; c < tile.columns; ++c) {
+        ASSERT_EQ(col_term(c), storage_index(tile, 0, c))
+            << name(tile.layout) << " " << numeric::name(type) << " column " << c;
+      }
       for (unsigned r = 0; r < tile.rows; ++r) {
         for (unsigned c = 0; c < tile.columns; ++c) {
           ASSERT_EQ(storage_index(tile, r, c),
