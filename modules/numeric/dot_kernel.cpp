@@ -525,6 +525,16 @@ LineScales<T> line_scales(const OperandView& scale, DataType lane_type, bool a_s
   // A group's runs are consecutive: its word is read once for all of them.
   const std::size_t group_runs = std::size_t{1} << (group_shift - shift);
   with_reader(scale.type, [&](auto read) {
+    if (group_runs == 1) {  // a word per scale (E8M0 groups of 32): no run loop
+      for (std::size_t r = 0; r < runs; ++r) {
+        T* target = values.data() + r * out.run_stride;
+        for (std::size_t i = 0; i < lines; ++i) {
+          target[i * out.line_stride] =
+              to_scale(read(scale.data, line_offset[i] + group_offset[r]), r << shift);
+        }
+      }
+      return;
+    }
     for (std::size_t i = 0; i < lines; ++i) {
       for (std::size_t r0 = 0; r0 < runs; r0 += group_runs) {
         const std::uint32_t word =
