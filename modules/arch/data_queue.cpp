@@ -139,8 +139,8 @@ DataQueue::Job& DataQueue::free_slot() {
   return worker_->jobs[submitted_ % Worker::kSlots];
 }
 
-void DataQueue::queue(std::uint64_t tiles, std::uint8_t pes, std::uint64_t written_tiles,
-                      std::uint64_t write_begin, std::uint64_t write_end) {
+std::uint64_t DataQueue::queue(std::uint64_t tiles, std::uint8_t pes, std::uint64_t written_tiles,
+                               std::uint64_t write_begin, std::uint64_t write_end) {
   Worker& w = *worker_;
   const std::uint64_t sequence = ++submitted_;
   for_each_bit(tiles, [&](unsigned index) { tile_user_[index] = sequence; });
@@ -164,6 +164,7 @@ void DataQueue::queue(std::uint64_t tiles, std::uint8_t pes, std::uint64_t writt
   }
   w.submitted.store(sequence, std::memory_order_release);
   w.wake_if_sleeping(w.worker_sleeps, w.wake, false);
+  return sequence;
 }
 
 bool DataQueue::ran(std::uint64_t sequence) const {

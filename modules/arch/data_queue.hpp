@@ -84,17 +84,22 @@ class DataQueue {
   // i's payload; it writes the payloads of the PEs `pes` of the registers
   // `written_tiles`; [write_begin, write_end) bounds the GM it writes (empty:
   // none).
+  // Returns the job's sequence for ran(); 0 when it ran at once.
   template <typename Work>
-  void submit(Work&& work, std::uint64_t tiles, std::uint8_t pes = 0,
-              std::uint64_t written_tiles = 0, std::uint64_t write_begin = 0,
-              std::uint64_t write_end = 0) {
+  std::uint64_t submit(Work&& work, std::uint64_t tiles, std::uint8_t pes = 0,
+                       std::uint64_t written_tiles = 0, std::uint64_t write_begin = 0,
+                       std::uint64_t write_end = 0) {
     if (!worker_) {
       state_.raise_numeric_flags(work());
-      return;
+      return 0;
     }
     free_slot().emplace(std::forward<Work>(work));
-    queue(tiles, pes, written_tiles, write_begin, write_end);
+    return queue(tiles, pes, written_tiles, write_begin, write_end);
   }
+  // Whether the job submit() numbered `sequence` ran (its effects are
+  // visible). Reads the worker's count only when the copy last read does not
+  // show it: that line moves between the cores.
+  bool ran(std::uint64_t sequence) const;
 
   // Waits until every queued job ran and raises their status flags; rethrows
   // the first exception a job threw. Inline: the front end asks before many
@@ -116,16 +121,13 @@ class DataQueue {
   struct Worker;
   // The slot of the next job, once the worker has freed it.
   Job& free_slot();
-  // Hands the job in free_slot() to the worker (submit()).
-  void queue(std::uint64_t tiles, std::uint8_t pes, std::uint64_t written_tiles,
-             std::uint64_t write_begin, std::uint64_t write_end);
+  // Hands the job in free_slot() to the worker (submit()); returns its sequence.
+  std::uint64_t queue(std::uint64_t tiles, std::uint8_t pes, std::uint64_t written_tiles,
+                      std::uint64_t write_begin, std::uint64_t write_end);
   void drain_queued();
   bool queued_write_overlaps(std::uint64_t address, std::uint64_t bytes) const;
   // Waits until job `sequence` (1-based, in submission order) ran.
   void wait_for(std::uint64_t sequence);
-  // Whether job `sequence` ran. Reads the worker's count only when the
-  // copy last read does not show it: that line moves between the cores.
-  bool ran(std::uint64_t sequence) const;
 
   ArchState& state_;
   // The front end computes PE 3's values, and PE 2's while the worker is

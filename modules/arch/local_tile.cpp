@@ -9,8 +9,10 @@ bool LocalTile::contents_defined() const {
 }
 
 void LocalTile::install(const TileInfo& info, std::uint8_t mask, bool overwritten) {
-  info_ = info;
-  allocation_mask_ = mask;
+  // Unchanged fields are not stored again: a store takes the line from the
+  // worker's cache.
+  if (info_ != info) info_ = info;
+  if (allocation_mask_ != mask) allocation_mask_ = mask;
   defined_.assign(info.elements(), false);
   defined_valid_ = 0;
   for (unsigned pe = 0; pe < kPeCount; ++pe) {

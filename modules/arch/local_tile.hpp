@@ -48,13 +48,18 @@ class LocalTile {
   void copy_definedness(const LocalTile& source);
 
  private:
-  TileInfo info_;
+  // The descriptor and the payloads, which queued jobs read on the worker,
+  // on cache lines of their own that the front end writes only when the
+  // register's shape or storage changes; definedness, rewritten at every
+  // allocation, is the front end's alone (docs/functional-model.md
+  // "Deferred data work").
+  alignas(64) TileInfo info_;
   std::uint8_t allocation_mask_ = 0;
+  std::array<TilePayload, kPeCount> payload_;
   // One bit per storage slot: a byte per slot was as large as an 8-bit
   // operand's payload, and every allocation touches it afresh.
-  std::vector<bool> defined_;
+  alignas(64) std::vector<bool> defined_;
   std::uint32_t defined_valid_ = 0;
-  std::array<TilePayload, kPeCount> payload_;
 };
 
 }  // namespace ptovp::arch

@@ -202,11 +202,11 @@ struct Cube::Block {
     std::uint8_t post_flags = 0;    // B.FPATR's, of a queued PE
   };
   std::array<PeWork, arch::kPeCount> pe;
-  std::uint8_t flags = 0;          // B.FPATR's, of the PEs in place
-  std::uint8_t queued_pes = 0;     // the PEs whose rows compute_all_rows() queued
-  std::atomic<bool> ended{false};  // set by a queued block's last job
-  std::string name;                // the CUBE function, for B.FPATR's reports
-  bool columns_first = false;      // staged accumulators are D^T (cols x rows)
+  std::uint8_t flags = 0;       // B.FPATR's, of the PEs in place
+  std::uint8_t queued_pes = 0;  // the PEs whose rows compute_all_rows() queued
+  std::string name;             // the CUBE function, for B.FPATR's reports
+  bool columns_first = false;   // staged accumulators are D^T (cols x rows)
+  std::uint64_t last_job = 0;   // a queued block's last job (DataQueue::submit())
 };
 
 Cube::Cube(arch::LocalTileFile& local, fabric::Fabric& fabric, arch::ArchState& state,
@@ -217,6 +217,15 @@ Cube::Cube(arch::LocalTileFile& local, fabric::Fabric& fabric, arch::ArchState& 
 }
 
 Cube::~Cube() = default;
+
+void Cube::use_data_queue(arch::DataQueue* queue) {
+  // The old queue's jobs end first; its blocks are then free (job 0 ran).
+  if (queue_ != nullptr) queue_->drain();
+  for (Block* queued : queued_)
+    queued->last_job = 0;
+  block_->last_job = 0;
+  queue_ = queue;
+}
 
 const CubePlan& Cube::plan() const {
   return block_->plan;
@@ -295,10 +304,6 @@ std::uint64_t Cube::hold_destinations(Block& open) const {
   return tiles;
 }
 
-void Cube::end_jobs(Block& open) {
-  open.ended.store(true, std::memory_order_release);
-}
-
 CubeOutcome Cube::defer() {
   Block& open = *block_;
   if (CubeOutcome allocated = allocate(true); !allocated.done()) return allocated;
@@ -316,14 +321,8 @@ CubeOutcome Cube::defer() {
   const std::uint8_t front = queue_->front_pes(active, sources);
   const std::uint8_t back = active & ~front;
   if (back != 0) {
-    open.ended.store(false, std::memory_order_relaxed);
-    queue_->submit(
-        [&open, values, back] {
-          const std::uint8_t flags = values(back);
-          end_jobs(open);
-          return flags;
-        },
-        sources | destinations, back, destinations);
+    open.last_job = queue_->submit([values, back] { return values(back); }, sources | destinations,
+                                   back, destinations);
   }
   if (front != 0) state_.raise_numeric_flags(values(front));
   handed_off_ = back != 0;  // else the block is free again at once
@@ -333,10 +332,13 @@ CubeOutcome Cube::defer() {
 CubeOutcome Cube::prepare(const arch::BlockDescriptor& block) {
   last_destinations_.clear();
   if (handed_off_) {
-    // The last block is queued: this one takes a block whose job ended.
+    // The last block is queued: this one takes a block whose jobs ran
+    // (asking the queue, which mostly knows without reading the worker's
+    // cache lines).
     handed_off_ = false;
     queued_.push_back(block_);
-    if (queued_.front()->ended.load(std::memory_order_acquire)) {
+    const std::uint64_t last_job = queued_.front()->last_job;
+    if (last_job == 0 || queue_->ran(last_job)) {
       block_ = queued_.front();
       queued_.pop_front();
     } else {
@@ -350,10 +352,6 @@ CubeOutcome Cube::prepare(const arch::BlockDescriptor& block) {
   open_ = outcome.done() && !open.plan.noop;
   open.descriptor = &block;
   open.flags = 0;
-  for (Block::PeWork& work : open.pe) {
-    work.kernel_flags = 0;
-    work.post_flags = 0;
-  }
   open.queued_pes = 0;
   if (open_) {
     open.name = MatrixFunction::decode(block.function)->name();
@@ -376,7 +374,6 @@ void Cube::compute_all_rows() {
     // The queued PEs' rows and their post-process jobs, which B.FPATR
     // queues behind them; commit() queues their publication.
     hold_descriptor(open);
-    open.ended.store(false, std::memory_order_relaxed);
     queue_->submit(
         [this, &open, queued = open.queued_pes] {
           arch::for_each_pe(queued, [&](unsigned pe) {
@@ -410,6 +407,11 @@ std::uint8_t* Cube::queued_post_flags(unsigned pe) {
 void Cube::compute_rows(Block& open, unsigned pe) {
   const CubePlan& plan = open.plan;
   const std::uint32_t rows = plan.split.rows(pe);
+  Block::PeWork& work = open.pe[pe];
+  // The PE's flags start afresh on the thread that computes it: cleared by
+  // the front end, their line would cross between the cores each block.
+  work.kernel_flags = 0;
+  work.post_flags = 0;
   if (rows == 0) return;
   const std::uint32_t n = plan.n;
   const std::uint32_t k = plan.k;
@@ -424,7 +426,6 @@ void Cube::compute_rows(Block& open, unsigned pe) {
   // Columns first, A and B (and their scales) trade places and every view is
   // transposed.
   const bool swap = open.columns_first;
-  Block::PeWork& work = open.pe[pe];
   // An operand a block does not have is parked with its offsets, which its
   // return reuses when its shape is the same (C comes and goes in a K loop).
   // shapes[i] describes the offsets of the view or, while absent, the parked
@@ -513,8 +514,8 @@ CubeOutcome Cube::commit() {
   Block& open = *block_;
   publish(open, last_destinations_, open.plan.split.active_mask());
   std::uint8_t flags = open.flags;
-  for (const Block::PeWork& work : open.pe)
-    flags |= work.kernel_flags;
+  arch::for_each_pe(open.plan.split.active_mask(),
+                    [&](unsigned pe) { flags |= open.pe[pe].kernel_flags; });
   state_.raise_numeric_flags(flags);
   return {};
 }
@@ -525,16 +526,11 @@ CubeOutcome Cube::commit_queued() {
   handed_off_ = true;  // its queued jobs use the block
   if (CubeOutcome allocated = allocate(true); !allocated.done()) {
     // No effect: the staged rows are dropped behind their jobs.
-    queue_->submit(
-        [&open] {
-          end_jobs(open);
-          return std::uint8_t{0};
-        },
-        0);
+    open.last_job = queue_->submit([] { return std::uint8_t{0}; }, 0);
     return allocated;
   }
   const std::uint64_t destinations = hold_destinations(open);
-  queue_->submit(
+  open.last_job = queue_->submit(
       [this, &open, queued] {
         zero_and_publish(open, open.destinations, queued);
         std::uint8_t flags = 0;
@@ -543,7 +539,6 @@ CubeOutcome Cube::commit_queued() {
           flags |= open.pe[pe].kernel_flags;
           flags |= open.pe[pe].post_flags;
         }
-        end_jobs(open);
         return flags;
       },
       destinations, queued, destinations);

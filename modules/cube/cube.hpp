@@ -74,7 +74,7 @@ class Cube {
   // block with a Shared operand, or whose B.FPATR backend takes no concurrent
   // jobs, drains the queue and runs in place. `queue` must outlive the
   // unit's use of it.
-  void use_data_queue(arch::DataQueue* queue) { queue_ = queue; }
+  void use_data_queue(arch::DataQueue* queue);
 
   // Runs `block` (block.ior_values hold each PE's B.IOR sources): prepare(),
   // every PE's compute_rows(), commit(). Tile faults carry address 0; the
@@ -149,8 +149,6 @@ class Cube {
   // Keeps last_destinations() with a queued block for its jobs; returns
   // them as register bits.
   std::uint64_t hold_destinations(Block& open) const;
-  // A queued block's last job marks it ended: prepare() reuses it.
-  static void end_jobs(Block& open);
   // Writes the staged D, RowMaxOut and GroupMaxOut rows of the PEs `pes`
   // into the allocated `destinations`.
   void publish(Block& open, const std::vector<unsigned>& destinations, std::uint8_t pes);
@@ -164,7 +162,7 @@ class Cube {
   arch::DataQueue* queue_ = nullptr;
   // Blocks are reused from block to block (their staging keeps its
   // capacity): block_ is the open or last one; queued_ holds the queued
-  // ones in queue order, and the oldest is reused once its job ended.
+  // ones in queue order, and the oldest is reused once its last job ran.
   std::vector<std::unique_ptr<Block>> blocks_;
   Block* block_ = nullptr;
   bool handed_off_ = false;  // block_ is queued
