@@ -4,6 +4,7 @@
 #include <array>
 #include <atomic>
 #include <cstring>
+#include <utility>
 
 #include "cube/cube_preflight.hpp"
 #include "cube/matrix_function.hpp"
@@ -438,14 +439,12 @@ void Cube::compute_rows(Block& open, unsigned pe) {
     ViewShape& shape = work.shapes[role];
     if (!source) {
       if (!view) return Change::None;
-      parked = std::move(view);
-      view.reset();
+      parked = std::exchange(view, std::nullopt);
       return Change::Presence;
     }
     const bool returns = !view;
     if (returns && parked) {
-      view = std::move(parked);
-      parked.reset();
+      view = std::exchange(parked, std::nullopt);
     } else if (returns) {
       view.emplace();
       shape = {};  // no offsets yet
