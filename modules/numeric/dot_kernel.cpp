@@ -40,22 +40,14 @@ using dot_detail::kNR;
 using dot_detail::LineScales;
 using dot_detail::Panels;
 
-// The largest offset: a plain running maximum, which the compiler unrolls
-// (max_element tracks an iterator); every view is checked on every call.
-std::size_t largest(const std::vector<std::size_t>& offsets) {
-  std::size_t high = 0;
-  for (const std::size_t offset : offsets)
-    high = std::max(high, offset);
-  return high;
-}
-
 void check_view(const OperandView& v, const char* role, std::size_t rows, std::size_t cols) {
   if (v.rows() != rows || v.cols() != cols) {
     throw IllegalFieldValue(std::string(role) + " shape", v.rows() * 65536 + v.cols(),
                             "expected " + std::to_string(rows) + " x " + std::to_string(cols) +
                                 " (value is rows * 65536 + cols)");
   }
-  const std::size_t last = largest(v.row_offset) + largest(v.col_offset);
+  const std::size_t last = *std::max_element(v.row_offset.begin(), v.row_offset.end()) +
+                           *std::max_element(v.col_offset.begin(), v.col_offset.end());
   const DataTypeInfo& ti = info(v.type);
   const std::size_t needed = ti.lanes == 2 ? last / 2 + 1 : (last + 1) * (ti.storage_bits / 8u);
   if (v.data == nullptr || needed > v.size_bytes) {
