@@ -179,6 +179,52 @@ const RowPlan& row_plan(const arch::TileInfo& t) {
   return plan;
 }
 
+// Loads PE `pe`'s rows from one host span when they all lie in memory at
+// increasing addresses (the same bytes the per-row moves read); false, with
+// nothing moved, otherwise.
+bool load_span(const memory::MemoryPort& memory, const Footprint& footprint, unsigned pe,
+               std::uint8_t* payload, const std::vector<std::size_t>& row_at, const RowRuns& runs) {
+  const arch::TileInfo& t = *footprint.tile;
+  const std::uint64_t stride = footprint.access[pe].row_stride;
+  const std::uint64_t row_bytes =
+      std::uint64_t{t.valid_columns} * arch::memory_element_bytes(t.data_type);
+  std::uint64_t span = 0;
+  if (t.valid_rows == 0 || row_bytes == 0 ||
+      __builtin_mul_overflow(std::uint64_t{t.valid_rows - 1}, stride, &span) ||
+      __builtin_add_overflow(span, row_bytes, &span)) {
+    return false;
+  }
+  const std::uint8_t* gm = memory.direct(footprint.address(pe, 0, 0), span);
+  if (gm == nullptr) return false;
+  // Locals, not members: the byte moves may alias anything the loop reads.
+  const std::uint32_t rows_left = t.valid_rows;
+  const std::size_t* at = row_at.data();
+  const std::uint32_t* offset = runs.offset.data();
+  const std::size_t count = runs.offset.size() - (runs.tail_bytes != 0 ? 1 : 0);
+  const std::size_t tail = runs.tail_bytes;
+  auto rows = [&](auto length) {
+    if (count == 1 && tail == 0) {  // one run a row
+      const std::uint32_t first = offset[0];
+      for (std::uint32_t row = 0; row < rows_left; ++row, gm += stride)
+        std::memcpy(payload + at[row] + first, gm, length);
+      return;
+    }
+    for (std::uint32_t row = 0; row < rows_left; ++row, gm += stride) {
+      std::uint8_t* slots = payload + at[row];
+      for (std::size_t i = 0; i < count; ++i)
+        std::memcpy(slots + offset[i], gm + i * length, length);
+      if (tail != 0) std::memcpy(slots + offset[count], gm + count * length, tail);
+    }
+  };
+  switch (runs.run_bytes) {
+    case 1: rows(Bytes<1>{}); break;
+    case 2: rows(Bytes<2>{}); break;
+    case 4: rows(Bytes<4>{}); break;
+    default: rows(std::size_t{runs.run_bytes}); break;
+  }
+  return true;
+}
+
 // load_rows (kLoad) and store_rows: per selected PE, the blocks of the groups
 // of 8 rows, then every row's remaining runs (all of a row in no block).
 template <bool kLoad, typename Memory, typename Tile>
@@ -244,6 +290,13 @@ void move_rows(Memory& memory, const Footprint& footprint, Tile& tile) {
         if (staged) std::ignore = memory.write(address, gm, row_bytes);
       }
     };
+    // A shape no block moves (a column of elements: the MX scale tiles)
+    // loads every row from the one host span that holds the PE's rows, with
+    // the run length a constant, instead of a look-up per row.
+    if constexpr (kLoad) {
+      if (blocks.transpose == nullptr && load_span(memory, footprint, pe, payload, row_at, runs))
+        return;
+    }
     // Each group's GM rows when it moves by blocks. The blocks walk the
     // groups' rows and the payload across: every line of both is asked for
     // up front, so that their misses overlap.

@@ -141,82 +141,87 @@ TEST(TlsuRoundTrip, CubeLayoutsMatchIndependentStorageIndices) {
   const Code codes[] = {{22, 25, arch::Layout::CubeM16, 13},
                         {21, 24, arch::Layout::CubeM32, 45},  // two row blocks
                         {23, 26, arch::Layout::CubeN8, 37}};
-  for (DataType type : types) {
-    for (const Code& code : codes) {
-      Core core;
-      core.fill(0x2000, 32 * 1024, 3);
-      const unsigned valid_cols = 19;
-      const std::uint64_t stride = 128;
-      BlockDescriptor load = block(TlsuFunction::TLoad, type);
-      datr(load, code.load, 1);  // PadValue Max
-      load.datr.data_type = arch::kDataTypeNoneCode;
-      dims(load, valid_cols, code.rows);
-      ior(load, 0x2000, stride);
-      destination(load, 2, 7);  // M hand, 8 KiB
-      auto fault = core.run(load);
-      ASSERT_FALSE(fault) << numeric::name(type) << " " << fault->describe();
-      const arch::LocalTile& tile = core.local.at(32);
-      const arch::TileInfo& info = tile.info();
-      ASSERT_EQ(info.layout, code.layout);
-      EXPECT_EQ(info.location, arch::Location::Matrix);
-      const unsigned bits = bits_of(type);
-      const unsigned cell_rows = arch::cube_cell_rows(code.layout, type);
-      const unsigned cell_cols = arch::cube_cell_columns(code.layout, type);
-      auto expect_loaded = [&](const arch::LocalTile& loaded, arch::PadValue pad) {
-        // The valid region and its padding: every slot is defined.
-        EXPECT_TRUE(loaded.contents_defined());
-        for (std::uint32_t slot = 0; slot < info.elements(); ++slot)
-          ASSERT_TRUE(loaded.slot_defined(slot)) << slot;
-        for (unsigned pe = 0; pe < 4; ++pe) {
-          for (unsigned r = 0; r < info.rows; ++r) {
-            for (unsigned c = 0; c < info.columns; ++c) {
-              // Independent slot: CELL order and inner order per docs/state-model.md "Tiles".
-              unsigned slot = 0;
-              if (code.layout == arch::Layout::CubeN8) {
-                slot = ((c / 8) * info.cube_k_repeat + r / cell_rows) * cell_rows * 8 +
-                       (c % 8) * cell_rows + r % cell_rows;
-              } else {
-                unsigned ic = c % cell_cols;
-                if (code.layout == arch::Layout::CubeM16 && bits == 4 && ic >= 4 && ic < 12) {
-                  ic = ic < 8 ? ic + 4 : ic - 4;
+  // 19 columns: runs of a CELL row and a shorter tail; 1 column: one element
+  // a row, as the MX scale tiles load.
+  for (const unsigned valid_cols : {19u, 1u}) {
+    for (DataType type : types) {
+      for (const Code& code : codes) {
+        SCOPED_TRACE(std::to_string(valid_cols) + " columns");
+        Core core;
+        core.fill(0x2000, 32 * 1024, 3);
+        const std::uint64_t stride = 128;
+        BlockDescriptor load = block(TlsuFunction::TLoad, type);
+        datr(load, code.load, 1);  // PadValue Max
+        load.datr.data_type = arch::kDataTypeNoneCode;
+        dims(load, valid_cols, code.rows);
+        ior(load, 0x2000, stride);
+        destination(load, 2, 7);  // M hand, 8 KiB
+        auto fault = core.run(load);
+        ASSERT_FALSE(fault) << numeric::name(type) << " " << fault->describe();
+        const arch::LocalTile& tile = core.local.at(32);
+        const arch::TileInfo& info = tile.info();
+        ASSERT_EQ(info.layout, code.layout);
+        EXPECT_EQ(info.location, arch::Location::Matrix);
+        const unsigned bits = bits_of(type);
+        const unsigned cell_rows = arch::cube_cell_rows(code.layout, type);
+        const unsigned cell_cols = arch::cube_cell_columns(code.layout, type);
+        auto expect_loaded = [&](const arch::LocalTile& loaded, arch::PadValue pad) {
+          // The valid region and its padding: every slot is defined.
+          EXPECT_TRUE(loaded.contents_defined());
+          for (std::uint32_t slot = 0; slot < info.elements(); ++slot)
+            ASSERT_TRUE(loaded.slot_defined(slot)) << slot;
+          for (unsigned pe = 0; pe < 4; ++pe) {
+            for (unsigned r = 0; r < info.rows; ++r) {
+              for (unsigned c = 0; c < info.columns; ++c) {
+                // Independent slot: CELL order and inner order per docs/state-model.md "Tiles".
+                unsigned slot = 0;
+                if (code.layout == arch::Layout::CubeN8) {
+                  slot = ((c / 8) * info.cube_k_repeat + r / cell_rows) * cell_rows * 8 +
+                         (c % 8) * cell_rows + r % cell_rows;
+                } else {
+                  unsigned ic = c % cell_cols;
+                  if (code.layout == arch::Layout::CubeM16 && bits == 4 && ic >= 4 && ic < 12) {
+                    ic = ic < 8 ? ic + 4 : ic - 4;
+                  }
+                  // M32 row blocks follow all column CELLs of the block above.
+                  const unsigned column_cells = (valid_cols + cell_cols - 1) / cell_cols;
+                  slot = ((r / cell_rows) * column_cells + c / cell_cols) * cell_rows * cell_cols +
+                         (r % cell_rows) * cell_cols + ic;
                 }
-                // M32 row blocks follow all column CELLs of the block above.
-                const unsigned column_cells = (valid_cols + cell_cols - 1) / cell_cols;
-                slot = ((r / cell_rows) * column_cells + c / cell_cols) * cell_rows * cell_cols +
-                       (r % cell_rows) * cell_cols + ic;
+                const std::uint64_t expected =
+                    r < code.rows && c < valid_cols
+                        ? gm_element(core.memory, 0x2000, stride, r, c, type)
+                        : arch::pad_bits(pad, type);
+                ASSERT_EQ(arch::read_slot(loaded.payload(pe), type, slot), expected)
+                    << numeric::name(type) << " " << arch::name(code.layout) << " " << r << ","
+                    << c;
               }
-              const std::uint64_t expected =
-                  r < code.rows && c < valid_cols
-                      ? gm_element(core.memory, 0x2000, stride, r, c, type)
-                      : arch::pad_bits(pad, type);
-              ASSERT_EQ(arch::read_slot(loaded.payload(pe), type, slot), expected)
-                  << numeric::name(type) << " " << arch::name(code.layout) << " " << r << "," << c;
             }
           }
+        };
+        expect_loaded(tile, arch::PadValue::Max);
+        BlockDescriptor store = block(TlsuFunction::TStore, type);
+        datr(store, code.store, 3);
+        store.datr.data_type = arch::kDataTypeNoneCode;
+        dims(store, valid_cols, code.rows);
+        ior(store, 0x80000, stride);
+        source(store, 32);
+        fault = core.run(store);
+        ASSERT_FALSE(fault) << fault->describe();
+        for (unsigned r = 0; r < code.rows; ++r) {
+          for (unsigned c = 0; c < valid_cols; ++c) {
+            ASSERT_EQ(gm_element(core.memory, 0x80000, stride, r, c, type),
+                      gm_element(core.memory, 0x2000, stride, r, c, type));
+          }
         }
-      };
-      expect_loaded(tile, arch::PadValue::Max);
-      BlockDescriptor store = block(TlsuFunction::TStore, type);
-      datr(store, code.store, 3);
-      store.datr.data_type = arch::kDataTypeNoneCode;
-      dims(store, valid_cols, code.rows);
-      ior(store, 0x80000, stride);
-      source(store, 32);
-      fault = core.run(store);
-      ASSERT_FALSE(fault) << fault->describe();
-      for (unsigned r = 0; r < code.rows; ++r) {
-        for (unsigned c = 0; c < valid_cols; ++c) {
-          ASSERT_EQ(gm_element(core.memory, 0x80000, stride, r, c, type),
-                    gm_element(core.memory, 0x2000, stride, r, c, type));
-        }
+        // The same shape with PadValue Zero into the next register of the hand,
+        // whose recycled storage may hold the Max padding: every padding slot
+        // (the TLSU keeps the slots of recent padded shapes) reads as zero.
+        datr(load, code.load, 0);
+        fault = core.run(load);
+        ASSERT_FALSE(fault) << fault->describe();
+        expect_loaded(core.local.at(33), arch::PadValue::Zero);
       }
-      // The same shape with PadValue Zero into the next register of the hand,
-      // whose recycled storage may hold the Max padding: every padding slot
-      // (the TLSU keeps the slots of recent padded shapes) reads as zero.
-      datr(load, code.load, 0);
-      fault = core.run(load);
-      ASSERT_FALSE(fault) << fault->describe();
-      expect_loaded(core.local.at(33), arch::PadValue::Zero);
     }
   }
 }
