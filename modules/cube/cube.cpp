@@ -21,6 +21,7 @@ namespace {
 struct Staged {
   fpatr::Parameters parameters;
   std::vector<std::uint32_t> accumulator;
+  std::vector<std::uint32_t> columns;  // D^T of a swapped block that stages rows
   std::vector<std::uint64_t> d;
   std::vector<std::uint32_t> row_max, group_max;
 };
@@ -57,17 +58,46 @@ bool set_view(numeric::OperandView& view, ViewShape& shape, const OperandSource&
   return true;
 }
 
+bool rows_consecutive(const arch::TileInfo& t) {
+  return t.rows > 1 && arch::storage_index(t, 1, 0) == arch::storage_index(t, 0, 0) + 1;
+}
+
 // Whether the PEs compute D^T = B^T x A^T instead of D: each element is the
 // same products added in the same order (an FMA's product does not depend on
 // the order of its factors), so the bits are the same. The kernel then
-// stages D a column at a time, the order in which a D with consecutive rows
-// stores it (FP32/S32 in CUBE_M32, whose CELL is one column of 32 rows), and
-// packs A (rows of CUBE_M CELLs) and B (CUBE_N8 columns) without transposing
-// them. Not with a bias or CScale, or a post-process, which run along D's rows.
-bool columns_first(const CubePlan& plan) {
-  if (!plan.post->identity() || plan.bias_tile || plan.c_scale) return false;
-  const arch::TileInfo& d = plan.destinations.front().info;
-  return d.rows > 1 && arch::storage_index(d, 1, 0) == arch::storage_index(d, 0, 0) + 1;
+// stages D a column at a time and packs A (rows of CUBE_M CELLs) and B
+// (CUBE_N8 columns) without transposing them. Not with a bias or CScale,
+// which the kernel applies along D's rows. Without a post-process, when D's
+// rows are consecutive slots (FP32/S32 in CUBE_M32, whose CELL is one column
+// of 32 rows): D publishes a column at a time. With one, which runs along
+// D's rows, when C's rows are (a K loop's last block, REQ8 for S8, whose
+// earlier blocks swapped): the views and the dot plan of those blocks carry
+// over, and the staged words turn to rows before the post-process.
+bool swapped(const CubePlan& plan) {
+  if (plan.bias_tile || plan.c_scale) return false;
+  if (plan.post->identity()) return rows_consecutive(plan.destinations.front().info);
+  return plan.c && rows_consecutive(plan.c->info);
+}
+
+// D^T (`cols` lines of `rows` words) into D (`rows` lines of `cols` words):
+// 8 x 8 blocks by one transpose, the edges word by word.
+void transpose_staged(const std::uint32_t* columns, std::uint32_t rows, std::uint32_t cols,
+                      std::uint32_t* out) {
+  static const numeric::Transpose8 transpose = numeric::transpose8(4);
+  const std::uint32_t whole_rows = rows / 8 * 8, whole_cols = cols / 8 * 8;
+  for (std::uint32_t c0 = 0; c0 < whole_cols; c0 += 8) {
+    for (std::uint32_t r0 = 0; r0 < whole_rows; r0 += 8) {
+      transpose(reinterpret_cast<const std::uint8_t*>(columns + std::size_t{c0} * rows + r0),
+                std::size_t{rows} * 4,
+                reinterpret_cast<std::uint8_t*>(out + std::size_t{r0} * cols + c0),
+                std::size_t{cols} * 4);
+    }
+  }
+  for (std::uint32_t r = 0; r < rows; ++r) {
+    const std::uint32_t first = r < whole_rows ? whole_cols : 0;
+    for (std::uint32_t c = first; c < cols; ++c)
+      out[std::size_t{r} * cols + c] = columns[std::size_t{c} * rows + r];
+  }
 }
 
 // Writes a PE's staged values (`words`, rows x cols, row-major) into slots
@@ -206,6 +236,7 @@ struct Cube::Block {
   std::uint8_t flags = 0;       // B.FPATR's, of the PEs in place
   std::uint8_t queued_pes = 0;  // the PEs whose rows compute_all_rows() queued
   std::string name;             // the CUBE function, for B.FPATR's reports
+  bool swapped = false;         // the kernel computes D^T (swapped())
   bool columns_first = false;   // staged accumulators are D^T (cols x rows)
   std::uint64_t last_job = 0;   // a queued block's last job (DataQueue::submit())
 };
@@ -356,7 +387,8 @@ CubeOutcome Cube::prepare(const arch::BlockDescriptor& block) {
   open.queued_pes = 0;
   if (open_) {
     open.name = MatrixFunction::decode(block.function)->name();
-    open.columns_first = columns_first(open.plan);
+    open.swapped = swapped(open.plan);
+    open.columns_first = open.swapped && open.plan.post->identity();
   }
   return outcome;
 }
@@ -426,7 +458,7 @@ void Cube::compute_rows(Block& open, unsigned pe) {
   };
   // Columns first, A and B (and their scales) trade places and every view is
   // transposed.
-  const bool swap = open.columns_first;
+  const bool swap = open.swapped;
   // An operand a block does not have is parked with its offsets, which its
   // return reuses when its shape is the same (C comes and goes in a K loop).
   // shapes[i] describes the offsets of the view or, while absent, the parked
@@ -474,6 +506,12 @@ void Cube::compute_rows(Block& open, unsigned pe) {
   if (stale) work.dot_plan.forget();
   Staged& out = work.staged;
   out.accumulator.resize(std::size_t{rows} * n);
+  if (swap && !open.columns_first) {
+    out.columns.resize(out.accumulator.size());
+    work.kernel_flags = numeric::dot(ops, out.columns.data(), work.dot_plan);
+    transpose_staged(out.columns.data(), rows, n, out.accumulator.data());
+    return;
+  }
   work.kernel_flags = numeric::dot(ops, out.accumulator.data(), work.dot_plan);
 }
 
