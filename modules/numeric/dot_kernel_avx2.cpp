@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstring>
+#include <type_traits>
 
 #include "numeric/dot_kernel_impl.hpp"
 
@@ -354,10 +355,15 @@ void widen_rows_avx2(DataType type, const std::uint8_t* data, const std::size_t*
       }
       return;
     }
+    // Locals: the stores may alias what the loop would otherwise reload.
+    const std::size_t run_stride = scales->run_stride;
+    const unsigned shift = scales->shift;
     for (std::size_t r = 0; r < rows; ++r) {
+      const float* line = scales->values + r * scales->line_stride;
+      const std::size_t first = row_first[r];
       for (std::size_t j = 0; j < runs; ++j, out += 8) {
-        const __m256 scale = _mm256_set1_ps(scales->at(r, 8 * j));
-        _mm256_storeu_ps(out, _mm256_mul_ps(widen8(row_first[r] + run_first[j]), scale));
+        const __m256 scale = _mm256_broadcast_ss(line + ((8 * j) >> shift) * run_stride);
+        _mm256_storeu_ps(out, _mm256_mul_ps(widen8(first + run_first[j]), scale));
       }
     }
   };
@@ -409,24 +415,35 @@ void deal_quads_avx2(DataType type, const std::uint8_t* data, const std::size_t*
   const float* table = lane_table(type);
   const std::size_t depth = 4 * quads;
   const __m256i byte = _mm256_set1_epi32(0xFF);
-  for (std::size_t q = 0; q < quads; ++q) {
-    for (std::size_t g = 0; g < groups; ++g) {
-      // Word j holds column j's depths 4q .. 4q + 3, one byte each.
-      const __m256i words = _mm256_loadu_si256(
-          reinterpret_cast<const __m256i*>(data + quad_first[q] + group_first[g]));
-      const __m256 scale = scales != nullptr
-                               ? _mm256_loadu_ps(scales->values + 8 * g * scales->line_stride +
-                                                 ((4 * q) >> scales->shift) * scales->run_stride)
-                               : _mm256_set1_ps(1.0f);
-      float* target = out + (g / 2) * depth * kNR + 4 * q * kNR + (g % 2) * 8;
+  // Locals: the stores may alias what the loop would otherwise reload.
+  const float* scale_values = scales != nullptr ? scales->values : nullptr;
+  const std::size_t line_stride = scales != nullptr ? scales->line_stride : 0;
+  const std::size_t run_stride = scales != nullptr ? scales->run_stride : 0;
+  const unsigned shift = scales != nullptr ? scales->shift : 0;
+  auto each_quad = [&](auto scaled) {
+    for (std::size_t q = 0; q < quads; ++q) {
+      const std::uint8_t* quad = data + quad_first[q];
+      const float* quad_scales = scaled ? scale_values + ((4 * q) >> shift) * run_stride : nullptr;
+      for (std::size_t g = 0; g < groups; ++g) {
+        // Word j holds column j's depths 4q .. 4q + 3, one byte each.
+        const __m256i words =
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(quad + group_first[g]));
+        float* target = out + (g / 2) * depth * kNR + 4 * q * kNR + (g % 2) * 8;
 #pragma GCC unroll 4
-      for (int t = 0; t < 4; ++t) {
-        const __m256i index = _mm256_and_si256(_mm256_srli_epi32(words, 8 * t), byte);
-        __m256 lanes = _mm256_i32gather_ps(table, index, 4);
-        if (scales != nullptr) lanes = _mm256_mul_ps(lanes, scale);
-        _mm256_storeu_ps(target + t * kNR, lanes);
+        for (int t = 0; t < 4; ++t) {
+          const __m256i index = _mm256_and_si256(_mm256_srli_epi32(words, 8 * t), byte);
+          __m256 lanes = _mm256_i32gather_ps(table, index, 4);
+          if (scaled)
+            lanes = _mm256_mul_ps(lanes, _mm256_loadu_ps(quad_scales + 8 * g * line_stride));
+          _mm256_storeu_ps(target + t * kNR, lanes);
+        }
       }
     }
+  };
+  if (scales != nullptr) {
+    each_quad(std::true_type{});
+  } else {
+    each_quad(std::false_type{});
   }
 }
 
