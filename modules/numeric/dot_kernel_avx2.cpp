@@ -450,19 +450,30 @@ void deal_quads_avx2(DataType type, const std::uint8_t* data, const std::size_t*
 void widen_rows_int16_avx2(DataType type, const std::uint8_t* data, const std::size_t* row_first,
                            std::size_t rows, const std::size_t* run_first, std::size_t runs,
                            std::int16_t* out) {
-  auto each_run = [&](auto extend) {
+  // Two runs of a row per conversion: their 16 lanes are consecutive in `out`.
+  auto each_run = [&](auto extend, auto extend16) {
     for (std::size_t r = 0; r < rows; ++r) {
-      for (std::size_t j = 0; j < runs; ++j, out += 8) {
-        const __m128i bytes =
-            _mm_loadl_epi64(reinterpret_cast<const __m128i*>(data + row_first[r] + run_first[j]));
+      const std::uint8_t* row = data + row_first[r];
+      std::size_t j = 0;
+      for (; j + 2 <= runs; j += 2, out += 16) {
+        const __m128i low = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(row + run_first[j]));
+        const __m128i bytes = _mm_castpd_si128(_mm_loadh_pd(
+            _mm_castsi128_pd(low), reinterpret_cast<const double*>(row + run_first[j + 1])));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), extend16(bytes));
+      }
+      if (j < runs) {
+        const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(row + run_first[j]));
         _mm_storeu_si128(reinterpret_cast<__m128i*>(out), extend(bytes));
+        out += 8;
       }
     }
   };
   if (type == DataType::S8) {
-    each_run([](__m128i bytes) { return _mm_cvtepi8_epi16(bytes); });
+    each_run([](__m128i bytes) { return _mm_cvtepi8_epi16(bytes); },
+             [](__m128i bytes) { return _mm256_cvtepi8_epi16(bytes); });
   } else {
-    each_run([](__m128i bytes) { return _mm_cvtepu8_epi16(bytes); });
+    each_run([](__m128i bytes) { return _mm_cvtepu8_epi16(bytes); },
+             [](__m128i bytes) { return _mm256_cvtepu8_epi16(bytes); });
   }
 }
 
