@@ -61,7 +61,7 @@ arch::MaybeFault BlockBuilderModule::dispatch(Target target, const arch::BlockDe
   transaction.block = &block;
   transaction.tile_capacity = tile_capacity;
   transaction.mnemonic = block_mnemonic(block);
-  std::tie(transaction.operands_ready_at, transaction.operands_from) = local_sources_ready(block);
+  std::tie(transaction.operands_ready_at, transaction.operands_cause) = local_sources_ready(block);
   transaction.dispatched_at = dispatched;
   transaction.ready_at = std::max(dispatched, transaction.operands_ready_at);
   sc_common::prepare_block_payload(payload_, transaction);
@@ -98,7 +98,8 @@ arch::MaybeFault BlockBuilderModule::dispatch(Target target, const arch::BlockDe
   log_.count_block(mnemonic);
   for (unsigned i = 0; i < transaction.destination_count; ++i) {
     ready_at_[transaction.destinations[i]] = transaction.done_at;
-    produced_by_[transaction.destinations[i]] = target == Target::Tlsu ? "TLSU" : "CUBE";
+    produced_by_[transaction.destinations[i]] =
+        target == Target::Tlsu ? "TLSU operands" : "CUBE operands";
   }
   if (log_.keeps_slices())  // the trace's counter; both sums scan their tiles
     log_.capacity(transaction.done_at, local_.capacity_in_use() + shared_.capacity_in_use());

@@ -62,7 +62,8 @@ class BlockBuilderModule : public sc_core::sc_module {
   arch::MaybeFault dispatch(Target target, const arch::BlockDescriptor& block,
                             std::uint64_t tile_capacity);
   // The latest ready time of the Local registers the block's B.IOT sources
-  // name, and the unit that produced that register ("TLSU" or "CUBE").
+  // name, and the stall cause naming the unit that produced that register
+  // ("TLSU operands" or "CUBE operands").
   std::pair<sc_core::sc_time, std::string_view> local_sources_ready(
       const arch::BlockDescriptor& block) const;
 

@@ -1,5 +1,7 @@
 #include "block_builder/block_name.hpp"
 
+#include <array>
+
 #include "isa/isa_tables.hpp"
 
 namespace ptovp::block_builder {
@@ -20,26 +22,62 @@ std::string_view without_bstart(std::string_view mnemonic) {
   return mnemonic.substr(0, kPrefix.size()) == kPrefix ? mnemonic.substr(kPrefix.size()) : mnemonic;
 }
 
+// A TLSU or CUBE block's name depends on its function alone, BSTART bits
+// [26:20] (arch/block_descriptor.hpp).
+constexpr unsigned kFunctionCount = 128;
+using NamesByFunction = std::array<std::string_view, kFunctionCount>;
+
+// Each function's name: the catalog's first operation of the family with
+// that function, else (TLSU) the first encoding variant, else the family.
+NamesByFunction names_by_function(arch::OperationClass operation_class) {
+  const std::string_view family = family_of(operation_class);
+  NamesByFunction names;
+  const auto name = [&names](int function, std::string_view mnemonic) {
+    if (function >= 0 && function < static_cast<int>(kFunctionCount) && names[function].empty())
+      names[function] = mnemonic;
+  };
+  for (std::size_t i = 0; i < isa::generated::kTileOperationsCount; ++i) {
+    const isa::TileOperationInfo& op = isa::generated::kTileOperations[i];
+    if (op.family == family) name(op.function, without_bstart(op.command_mnemonic));
+  }
+  // TMOV.L2S/S2L and TSTORE.SPART are encoding variants of TMOV and TSTORE.
+  if (operation_class == arch::OperationClass::Tlsu) {
+    for (std::size_t i = 0; i < isa::generated::kVariantsCount; ++i)
+      name(isa::generated::kVariants[i].function, isa::generated::kVariants[i].name);
+  }
+  for (std::string_view& unnamed : names) {
+    if (unnamed.empty()) unnamed = family;
+  }
+  return names;
+}
+
+// A TEPL block's name: the catalog's operation of its function and mode.
+std::string_view tepl_mnemonic(const arch::BlockDescriptor& block) {
+  for (std::size_t i = 0; i < isa::generated::kTileOperationsCount; ++i) {
+    const isa::TileOperationInfo& op = isa::generated::kTileOperations[i];
+    if (op.family == "TEPL" && op.function == static_cast<int>(block.function) &&
+        op.mode == static_cast<int>(block.mode)) {
+      return without_bstart(op.command_mnemonic);
+    }
+  }
+  return "TEPL";
+}
+
 }  // namespace
 
 std::string_view block_mnemonic(const arch::BlockDescriptor& block) {
   if (!block.operation_valid) return "block";
-  const std::string_view family = family_of(block.operation_class);
-  const bool tepl = block.operation_class == arch::OperationClass::Tepl;
-  for (std::size_t i = 0; i < isa::generated::kTileOperationsCount; ++i) {
-    const isa::TileOperationInfo& op = isa::generated::kTileOperations[i];
-    if (op.family == family && op.function == static_cast<int>(block.function) &&
-        (!tepl || op.mode == static_cast<int>(block.mode))) {
-      return without_bstart(op.command_mnemonic);
-    }
+  // Every block is named as it is sent, so the catalog is searched once.
+  static const NamesByFunction kTlsu = names_by_function(arch::OperationClass::Tlsu);
+  static const NamesByFunction kCube = names_by_function(arch::OperationClass::Cube);
+  switch (block.operation_class) {
+    case arch::OperationClass::Tlsu:
+      return block.function < kFunctionCount ? kTlsu[block.function] : "TLSU";
+    case arch::OperationClass::Cube:
+      return block.function < kFunctionCount ? kCube[block.function] : "CUBE";
+    case arch::OperationClass::Tepl: return tepl_mnemonic(block);
   }
-  // TMOV.L2S/S2L and TSTORE.SPART are encoding variants of TMOV and TSTORE.
-  for (std::size_t i = 0; i < isa::generated::kVariantsCount; ++i) {
-    const isa::EncodingVariant& variant = isa::generated::kVariants[i];
-    if (block.operation_class == arch::OperationClass::Tlsu && variant.function == block.function)
-      return variant.name;
-  }
-  return family;
+  return {};
 }
 
 }  // namespace ptovp::block_builder

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -31,6 +32,12 @@ inline Unit pe_unit(unsigned pe) {
   return static_cast<Unit>(static_cast<unsigned>(Unit::Pe0) + pe);
 }
 
+// Counts and times by name ("TLOAD", "FP16", "TLSU operands"). The comparator
+// is transparent: units count under a std::string_view, once per block each,
+// and a lookup makes no std::string.
+template <typename Value>
+using ByName = std::map<std::string, Value, std::less<>>;
+
 struct Slice {
   Unit unit;
   sc_core::sc_time start;
@@ -48,7 +55,7 @@ struct CounterSample {
 struct ActivityTotals {
   sc_core::sc_time time;
   std::array<sc_core::sc_time, kUnitCount> busy{};
-  std::map<std::string, std::uint64_t> macs, bytes;
+  ByName<std::uint64_t> macs, bytes;
 };
 
 // A region of interest between a B.HINT TRACE begin and its end
@@ -86,19 +93,19 @@ class ActivityLog {
   // The tile capacity in use (Local + Shared bytes) changed at `time`.
   void capacity(const sc_core::sc_time& time, std::uint64_t bytes);
 
-  void count_block(std::string_view kind) { ++blocks_[std::string(kind)]; }
-  void count_fault(std::string_view code) { ++faults_[std::string(code)]; }
+  void count_block(std::string_view kind) { ++entry(blocks_, kind); }
+  void count_fault(std::string_view code) { ++entry(faults_, code); }
   // MACs a PE computed, by input type; macs() sums the PEs.
   void count_macs(Unit unit, std::string_view type, std::uint64_t macs) {
-    unit_macs_[static_cast<std::size_t>(unit)][std::string(type)] += macs;
-    macs_[std::string(type)] += macs;
+    entry(unit_macs_[static_cast<std::size_t>(unit)], type) += macs;
+    entry(macs_, type) += macs;
   }
   // A block waited `duration` on `unit` for `cause` (docs/platform.md "Stall causes").
   void stall(Unit unit, std::string_view cause, const sc_core::sc_time& duration) {
-    stalls_[static_cast<std::size_t>(unit)][std::string(cause)] += duration;
+    entry(stalls_[static_cast<std::size_t>(unit)], cause) += duration;
   }
   void count_bytes(std::string_view direction, std::uint64_t bytes) {
-    bytes_[std::string(direction)] += bytes;
+    entry(bytes_, direction) += bytes;
   }
   void count_activation(Unit unit) { ++activations_[static_cast<std::size_t>(unit)]; }
   // A B.HINT TRACE at `pc` began (end = false) or ended a region at `time`,
@@ -118,18 +125,26 @@ class ActivityLog {
   std::uint64_t activations(Unit unit) const {
     return activations_[static_cast<std::size_t>(unit)];
   }
-  const std::map<std::string, std::uint64_t>& blocks() const { return blocks_; }
-  const std::map<std::string, std::uint64_t>& faults() const { return faults_; }
-  const std::map<std::string, std::uint64_t>& macs() const { return macs_; }
-  const std::map<std::string, std::uint64_t>& macs(Unit unit) const {
+  const ByName<std::uint64_t>& blocks() const { return blocks_; }
+  const ByName<std::uint64_t>& faults() const { return faults_; }
+  const ByName<std::uint64_t>& macs() const { return macs_; }
+  const ByName<std::uint64_t>& macs(Unit unit) const {
     return unit_macs_[static_cast<std::size_t>(unit)];
   }
-  const std::map<std::string, sc_core::sc_time>& stalls(Unit unit) const {
+  const ByName<sc_core::sc_time>& stalls(Unit unit) const {
     return stalls_[static_cast<std::size_t>(unit)];
   }
-  const std::map<std::string, std::uint64_t>& bytes() const { return bytes_; }
+  const ByName<std::uint64_t>& bytes() const { return bytes_; }
 
  private:
+  // The count of `name`, a new zero one if it has none yet.
+  template <typename Value>
+  static Value& entry(ByName<Value>& counts, std::string_view name) {
+    auto found = counts.find(name);
+    if (found == counts.end()) found = counts.emplace(std::string(name), Value{}).first;
+    return found->second;
+  }
+
   bool keep_slices_;
   ActivityListener* listener_ = nullptr;
   std::vector<Slice> slices_;
@@ -138,9 +153,9 @@ class ActivityLog {
   std::array<sc_core::sc_time, kUnitCount> busy_{};
   std::array<std::uint64_t, kUnitCount> activations_{};
   sc_core::sc_time last_end_ = sc_core::SC_ZERO_TIME;
-  std::map<std::string, std::uint64_t> blocks_, faults_, macs_, bytes_;
-  std::array<std::map<std::string, std::uint64_t>, kUnitCount> unit_macs_;
-  std::array<std::map<std::string, sc_core::sc_time>, kUnitCount> stalls_;
+  ByName<std::uint64_t> blocks_, faults_, macs_, bytes_;
+  std::array<ByName<std::uint64_t>, kUnitCount> unit_macs_;
+  std::array<ByName<sc_core::sc_time>, kUnitCount> stalls_;
   std::vector<std::pair<std::uint64_t, ActivityTotals>> open_regions_;  // begin PC, totals
   std::vector<Region> regions_;
 };

@@ -1,7 +1,7 @@
 #include "sc_common/block_transaction.hpp"
 
 #include <algorithm>
-#include <string>
+#include <array>
 #include <utility>
 
 namespace ptovp::sc_common {
@@ -22,12 +22,20 @@ void prepare_block_payload(tlm::tlm_generic_payload& payload, BlockTransaction& 
 
 void log_block_wait(ActivityLog& log, Unit unit, const BlockTransaction& transaction,
                     const sc_core::sc_time& unit_free_at, const sc_core::sc_time& start) {
-  std::pair<sc_core::sc_time, std::string> bounds[] = {
-      {transaction.dispatched_at, "front end"},
-      {transaction.operands_ready_at, std::string(transaction.operands_from) + " operands"},
-      {start, "Shared readiness"}};
-  std::stable_sort(std::begin(bounds), std::end(bounds),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  struct Bound {
+    sc_core::sc_time time;
+    std::string_view cause;
+  };
+  std::array<Bound, 3> bounds{{{transaction.dispatched_at, "front end"},
+                               {transaction.operands_ready_at, transaction.operands_cause},
+                               {start, "Shared readiness"}}};
+  // In time order, a tie to the earlier cause: an insertion sort, which
+  // needs no buffer (std::stable_sort takes one per call, and this runs for
+  // every block on every unit).
+  for (std::size_t i = 1; i < bounds.size(); ++i) {
+    for (std::size_t j = i; j > 0 && bounds[j].time < bounds[j - 1].time; --j)
+      std::swap(bounds[j], bounds[j - 1]);
+  }
   sc_core::sc_time cursor = unit_free_at;
   for (const auto& [bound, cause] : bounds) {
     const sc_core::sc_time end = std::min(bound, start);

@@ -6,8 +6,8 @@ namespace ptovp::engine {
 
 using json = nlohmann::ordered_json;
 
-json count_difference(const std::map<std::string, std::uint64_t>& after,
-                      const std::map<std::string, std::uint64_t>& before) {
+json count_difference(const std::map<std::string, std::uint64_t, std::less<>>& after,
+                      const std::map<std::string, std::uint64_t, std::less<>>& before) {
   json delta = json::object();
   for (const auto& [key, value] : after) {
     const auto earlier = before.find(key);

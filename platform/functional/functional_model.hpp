@@ -36,8 +36,8 @@ namespace ptovp::functional {
 // (loaded, stored, moved), counted per block as the SystemC platform counts
 // them (docs/platform.md, "Statistics").
 struct ActivityCounts {
-  std::map<std::string, std::uint64_t> macs;
-  std::map<std::string, std::uint64_t> bytes;
+  std::map<std::string, std::uint64_t, std::less<>> macs;
+  std::map<std::string, std::uint64_t, std::less<>> bytes;
 };
 
 // A region of interest between a B.HINT TRACE begin and its end

@@ -108,11 +108,11 @@ TEST(ActivityLog, BlockWaitCausesAtTheirEdges) {
   BlockTransaction transaction;
   transaction.dispatched_at = sc_time(10, SC_NS);
   transaction.operands_ready_at = sc_time(25, SC_NS);
-  transaction.operands_from = "TLSU";
+  transaction.operands_cause = "TLSU operands";
   ActivityLog log;
   log_block_wait(log, Unit::Pe2, transaction, sc_time(10, SC_NS), sc_time(40, SC_NS));
-  const std::map<std::string, sc_time> expected{{"TLSU operands", sc_time(15, SC_NS)},
-                                                {"Shared readiness", sc_time(15, SC_NS)}};
+  const ByName<sc_time> expected{{"TLSU operands", sc_time(15, SC_NS)},
+                                 {"Shared readiness", sc_time(15, SC_NS)}};
   EXPECT_EQ(log.stalls(Unit::Pe2), expected);
   // Every cause ends by the time the unit is free: nothing is logged.
   ActivityLog none;
@@ -122,8 +122,8 @@ TEST(ActivityLog, BlockWaitCausesAtTheirEdges) {
   transaction.dispatched_at = sc_time(30, SC_NS);
   ActivityLog late;
   log_block_wait(late, Unit::Tlsu, transaction, sc_time(20, SC_NS), sc_time(30, SC_NS));
-  const std::map<std::string, sc_time> dispatch{{"TLSU operands", sc_time(5, SC_NS)},
-                                                {"front end", sc_time(5, SC_NS)}};
+  const ByName<sc_time> dispatch{{"TLSU operands", sc_time(5, SC_NS)},
+                                 {"front end", sc_time(5, SC_NS)}};
   EXPECT_EQ(late.stalls(Unit::Tlsu), dispatch);
 }
 
