@@ -225,6 +225,31 @@ bool load_span(const memory::MemoryPort& memory, const Footprint& footprint, uns
   return true;
 }
 
+// The payload of an earlier PE of the footprint that loaded the same GM rows
+// (every PE's copy of one B), which PE `pe`'s load would give byte for byte:
+// the rows are the same bytes and the payloads' other bytes were zeroed alike
+// or are written too. Null when there is none, or when the rows are not all
+// in the port's direct memory (a transport read is never skipped).
+const std::uint8_t* loaded_alike(const memory::MemoryPort& memory, const Footprint& footprint,
+                                 const arch::LocalTile& tile, unsigned pe) {
+  const PeAccess& a = footprint.access[pe];
+  const arch::TileInfo& t = *footprint.tile;
+  if (t.valid_rows == 0) return nullptr;
+  for (unsigned earlier = 0; earlier < pe; ++earlier) {
+    const PeAccess& e = footprint.access[earlier];
+    if (!arch::pe_selected(footprint.pe_mask, earlier) || e.base != a.base ||
+        e.row_stride != a.row_stride) {
+      continue;
+    }
+    // Preflight passed: the span of the rows does not overflow.
+    const std::uint64_t span =
+        std::uint64_t{t.valid_rows - 1} * a.row_stride +
+        std::uint64_t{t.valid_columns} * arch::memory_element_bytes(t.data_type);
+    return memory.direct(a.base, span) != nullptr ? tile.payload(earlier) : nullptr;
+  }
+  return nullptr;
+}
+
 // load_rows (kLoad) and store_rows: per selected PE, the blocks of the groups
 // of 8 rows, then every row's remaining runs (all of a row in no block).
 template <bool kLoad, typename Memory, typename Tile>
@@ -270,6 +295,12 @@ void move_rows(Memory& memory, const Footprint& footprint, Tile& tile) {
     thread_local std::vector<GmRows> group_gm;  // null: the group moves by runs
     thread_local std::vector<std::uint8_t> staging;
     auto* payload = tile.payload(pe);
+    if constexpr (kLoad) {
+      if (const auto* same = loaded_alike(memory, footprint, tile, pe)) {
+        std::memcpy(payload, same, t.capacity_bytes);
+        return;
+      }
+    }
     const std::uint64_t stride = footprint.access[pe].row_stride;
     auto move_runs = [&](std::uint32_t row, std::size_t first) {
       auto* slots = payload + row_at[row];

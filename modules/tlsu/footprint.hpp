@@ -66,7 +66,10 @@ arch::MaybeFault preflight_elements(const memory::MemoryPort& memory, const Foot
 
 // The transfers of a by_rows() footprint that passed preflight, between GM
 // and the payloads of `tile` on the footprint's PEs, in PE order (a later
-// PE's bytes win where the PEs' GM rows overlap).
+// PE's bytes win where the PEs' GM rows overlap). A load takes payloads
+// that hold the same bytes on every PE of the footprint (zeroed) or that it
+// fills whole: a PE that reads the same rows as an earlier one copies its
+// payload.
 void load_rows(const memory::MemoryPort& memory, const Footprint& footprint, arch::LocalTile& tile);
 void store_rows(memory::MemoryPort& memory, const Footprint& footprint,
                 const arch::LocalTile& tile);

@@ -153,13 +153,33 @@ void fill(memory::Memory& memory) {
     memory.direct(i, 1)[0] = static_cast<std::uint8_t>(i * 13 + (i >> 9) + 1);
 }
 
+// Each valid element's bytes at its CELL slot on every PE of the footprint;
+// the padding stays zero.
+void expect_cell_payloads(memory::Memory& gm, const Footprint& footprint, const Case& c,
+                          const arch::LocalTile& loaded) {
+  const TileInfo& tile = *footprint.tile;
+  const unsigned bytes = arch::memory_element_bytes(c.type);
+  for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
+    if (!arch::pe_selected(footprint.pe_mask, pe)) continue;
+    std::vector<std::uint8_t> expected(tile.capacity_bytes, 0);
+    for (std::uint32_t row = 0; row < c.valid_rows; ++row) {
+      for (std::uint32_t col = 0; col < c.valid_cols; ++col) {
+        const std::uint32_t slot = cell_slot(c.layout, bytes, c.valid_rows, c.valid_cols, row, col);
+        ASSERT_EQ(slot, arch::storage_index(tile, row, col));
+        std::memcpy(&expected[std::size_t{slot} * bytes],
+                    gm.direct(footprint.address(pe, row, col), bytes), bytes);
+      }
+    }
+    ASSERT_EQ(std::memcmp(loaded.payload(pe), expected.data(), expected.size()), 0) << "PE" << pe;
+  }
+}
+
 TEST(TlsuCubeBlocks, TransfersMatchTheCellIndexAndTheElementWalk) {
   memory::Memory gm(0, kMemory);
   fill(gm);
   unsigned round = 0;
   for (const Case& c : kCases) {
     const TileInfo tile = cube_tile(c);
-    const unsigned bytes = arch::memory_element_bytes(c.type);
     for (const Strides& s : kStrides) {
       SCOPED_TRACE(std::string(arch::name(c.layout)) + " " + std::string(numeric::name(c.type)) +
                    " " + std::to_string(c.valid_rows) + "x" + std::to_string(c.valid_cols) + ", " +
@@ -176,22 +196,7 @@ TEST(TlsuCubeBlocks, TransfersMatchTheCellIndexAndTheElementWalk) {
       arch::LocalTile loaded;
       loaded.install(tile, mask);
       load_rows(gm, footprint, loaded);
-      // Each valid element's bytes at its CELL slot; the padding stays zero.
-      for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
-        if (!arch::pe_selected(mask, pe)) continue;
-        std::vector<std::uint8_t> expected(tile.capacity_bytes, 0);
-        for (std::uint32_t row = 0; row < c.valid_rows; ++row) {
-          for (std::uint32_t col = 0; col < c.valid_cols; ++col) {
-            const std::uint32_t slot =
-                cell_slot(c.layout, bytes, c.valid_rows, c.valid_cols, row, col);
-            ASSERT_EQ(slot, arch::storage_index(tile, row, col));
-            std::memcpy(&expected[std::size_t{slot} * bytes],
-                        gm.direct(footprint.address(pe, row, col), bytes), bytes);
-          }
-        }
-        ASSERT_EQ(std::memcmp(loaded.payload(pe), expected.data(), expected.size()), 0)
-            << "PE" << pe;
-      }
+      expect_cell_payloads(gm, footprint, c, loaded);
 
       // A payload unlike GM stored over zeroed memory, as the element walk
       // stores it (in walk order: overlapping rows keep the later row's bytes).
@@ -211,6 +216,29 @@ TEST(TlsuCubeBlocks, TransfersMatchTheCellIndexAndTheElementWalk) {
       });
       ASSERT_EQ(std::memcmp(by_rows.direct(0, kMemory), by_elements.direct(0, kMemory), kMemory),
                 0);
+    }
+  }
+}
+
+// PEs that load the same GM rows (one B for every PE) get the same bytes as
+// those that load their own: PE 3 reads PE 0's rows (with PE 0 left out,
+// PE 1's), and PE 2 reads from PE 1's base at another stride.
+TEST(TlsuCubeBlocks, PesThatLoadTheSameRowsGetTheSameBytes) {
+  memory::Memory gm(0, kMemory);
+  fill(gm);
+  for (const Case& c : kCases) {
+    const TileInfo tile = cube_tile(c);
+    SCOPED_TRACE(std::string(arch::name(c.layout)) + " " + std::string(numeric::name(c.type)) +
+                 " " + std::to_string(c.valid_rows) + "x" + std::to_string(c.valid_cols));
+    for (const std::uint8_t mask : {arch::kAllPes, std::uint8_t{0b1110}}) {
+      Footprint footprint = footprint_of(tile, kStrides[0], mask);
+      footprint.access[3] = footprint.access[mask & 1 ? 0 : 1];
+      footprint.access[2] = {footprint.access[1].base, footprint.access[0].row_stride};
+      ASSERT_FALSE(preflight(gm, footprint));
+      arch::LocalTile loaded;
+      loaded.install(tile, mask);
+      load_rows(gm, footprint, loaded);
+      expect_cell_payloads(gm, footprint, c, loaded);
     }
   }
 }
