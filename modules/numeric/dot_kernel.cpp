@@ -945,6 +945,45 @@ std::vector<T> bias_panel(const DotOperands& ops, std::size_t n) {
   return out;
 }
 
+// What one side's FP32 panels on a thread were packed from: an unscaled
+// view's type, offsets and storage bytes (a copy), the lines and depth, and
+// the back end. Packing is a function of these alone, so a view that matches
+// them, such as every PE's copy of one B (docs/cube.md "Data flow"), finds
+// its panels already packed. Scaled sides are packed every time.
+class PackedSide {
+ public:
+  bool holds(const OperandView& v, const std::optional<OperandView>& scale, bool simd,
+             std::size_t lines, std::size_t depth) const {
+    return valid_ && !scale && v.type == type_ && simd == simd_ && lines == lines_ &&
+           depth == depth_ && v.size_bytes == bytes_.size() &&
+           std::memcmp(v.data, bytes_.data(), bytes_.size()) == 0 && v.row_offset == row_offset_ &&
+           v.col_offset == col_offset_;
+  }
+  void drop() { valid_ = false; }
+  void keep(const OperandView& v, const std::optional<OperandView>& scale, bool simd,
+            std::size_t lines, std::size_t depth) {
+    // A view into much larger storage (a Shared record's slice) is not
+    // copied whole at every call.
+    if (scale || v.size_bytes > 4 * (lines * depth * info(v.type).lane_bits / 8 + 64)) return;
+    type_ = v.type;
+    simd_ = simd;
+    lines_ = lines;
+    depth_ = depth;
+    row_offset_ = v.row_offset;
+    col_offset_ = v.col_offset;
+    bytes_.assign(v.data, v.data + v.size_bytes);
+    valid_ = true;
+  }
+
+ private:
+  bool valid_ = false;
+  DataType type_ = DataType::FP32;
+  bool simd_ = false;
+  std::size_t lines_ = 0, depth_ = 0;
+  std::vector<std::size_t> row_offset_, col_offset_;
+  PooledVector<std::uint8_t> bytes_;
+};
+
 bool avx2_supported() {
 #if defined(PTOVP_HAVE_AVX2_KERNEL)
   static const bool supported = [] {
@@ -1154,8 +1193,17 @@ std::uint8_t dot(const DotOperands& ops, std::uint32_t* d, DotPlan& plan, DotBac
   // first growth would otherwise fault in a page per 4 KiB touched).
   if (ops.profile == NumericProfile::Hardware && s.accumulator == DataType::FP32) {
     thread_local PooledVector<float> a, b;
-    pack_float_side(ops.a, ops.a_scale, true, simd, s.m, s.k, plan.a, a);
-    pack_float_side(ops.b, ops.b_scale, false, simd, s.n, s.k, plan.b, b);
+    thread_local PackedSide packed_a, packed_b;
+    if (!packed_a.holds(ops.a, ops.a_scale, simd, s.m, s.k)) {
+      packed_a.drop();
+      pack_float_side(ops.a, ops.a_scale, true, simd, s.m, s.k, plan.a, a);
+      packed_a.keep(ops.a, ops.a_scale, simd, s.m, s.k);
+    }
+    if (!packed_b.holds(ops.b, ops.b_scale, simd, s.n, s.k)) {
+      packed_b.drop();
+      pack_float_side(ops.b, ops.b_scale, false, simd, s.n, s.k, plan.b, b);
+      packed_b.keep(ops.b, ops.b_scale, simd, s.n, s.k);
+    }
     const std::vector<float> bias = bias_panel<float>(ops, s.n);
     const Panels<float> p{a.data(), b.data(), ops.bias ? bias.data() : nullptr, d, s.m, s.n,
                           s.k,      !ops.c};

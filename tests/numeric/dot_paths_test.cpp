@@ -643,6 +643,51 @@ TEST(DotPlans, AKeptPlanFollowsTheDataAndAForgottenOneTheOffsets) {
   }
 }
 
+// Panels packed for one call serve the next on the thread only when its view
+// has the same type, offsets and bytes: the same bytes in other storage (each
+// PE's copy of one B) give the reference's result, and so do one changed
+// element, a changed row pitch over the same bytes, and the other side.
+TEST(DotPlans, PanelsAreReusedOnlyForTheSameViewBytes) {
+  const std::size_t m = 20, n = 24, k = 32;
+  std::mt19937_64 rng(47);
+  for (const DataType type : {DataType::FP16, DataType::FP32}) {
+    SCOPED_TRACE(std::string(name(type)));
+    const Problem p = testing::random_problem(NumericProfile::Hardware, type, type, false, m, n, k,
+                                              false, false, rng);
+    const Built built(p);
+    for (DotBackend backend : {DotBackend::Portable, DotBackend::Avx2}) {
+      if (!dot_backend_available(backend)) continue;
+      std::vector<std::uint32_t> got(m * n);
+      DotOperands ops = built.ops;
+      dot(ops, got.data(), backend);
+      ASSERT_EQ(got, reference_of(ops, m * n));
+      // The same bytes elsewhere, on either side.
+      std::vector<std::uint8_t> a(ops.a.data, ops.a.data + ops.a.size_bytes);
+      std::vector<std::uint8_t> b(ops.b.data, ops.b.data + ops.b.size_bytes);
+      ops.a.data = a.data();
+      ops.b.data = b.data();
+      dot(ops, got.data(), backend);
+      ASSERT_EQ(got, reference_of(ops, m * n));
+      // One element of each side changed in turn: its last byte (the sign).
+      for (std::vector<std::uint8_t>* side : {&a, &b}) {
+        const std::vector<std::uint32_t> before = got;
+        (*side)[side->size() / 2 + 1] ^= 0x80;
+        dot(ops, got.data(), backend);
+        ASSERT_EQ(got, reference_of(ops, m * n));
+        ASSERT_NE(got, before);
+      }
+      // A's bytes read with a pitch one element shorter: other offsets.
+      DotOperands shifted = ops;
+      for (std::size_t r = 0; r < m; ++r)
+        shifted.a.row_offset[r] = r * (k - 1);
+      const std::vector<std::uint32_t> before = got;
+      dot(shifted, got.data(), backend);
+      ASSERT_EQ(got, reference_of(shifted, m * n));
+      ASSERT_NE(got, before);
+    }
+  }
+}
+
 TEST(DotLayouts, PackedLanesUseNibbleOrder) {
   // E2M1X2 lanes 0.5 (0x1) and -0.5 (0x9) share byte 0x91.
   const std::vector<std::uint8_t> a_bytes{0x91};
