@@ -180,54 +180,7 @@ Expected<TileInfo> make_cube_tile(std::uint32_t capacity_bytes, std::uint32_t va
 }
 
 std::uint32_t storage_index(const TileInfo& tile, std::uint32_t row, std::uint32_t col) {
-  switch (tile.layout) {
-    case Layout::RowMajor: return row * tile.columns + col;
-    case Layout::ColumnMajor: return col * tile.rows + row;
-    case Layout::ZN:
-    case Layout::NZ: {
-      const std::uint32_t inner = fractal_inner(tile.data_type);
-      const std::uint32_t fractal = 16 * inner;
-      if (tile.layout == Layout::ZN) {
-        // Fractals row-major, each fractal column-major.
-        return ((row / 16) * (tile.columns / inner) + col / inner) * fractal + (col % inner) * 16 +
-               row % 16;
-      }
-      // Fractals column-major, each fractal row-major.
-      return ((col / inner) * (tile.rows / 16) + row / 16) * fractal + (row % 16) * inner +
-             col % inner;
-    }
-    case Layout::CubeM16:
-    case Layout::CubeM32:
-    case Layout::CubeN8: {
-      // CELL sides are powers of two: shifts and masks rather than divisions,
-      // as this runs per element.
-      const std::uint32_t cell_rows = cube_cell_rows(tile.layout, tile.data_type);
-      const std::uint32_t cell_cols = cube_cell_columns(tile.layout, tile.data_type);
-      const unsigned row_shift = static_cast<unsigned>(__builtin_ctz(cell_rows));
-      const unsigned col_shift = static_cast<unsigned>(__builtin_ctz(cell_cols));
-      const std::uint32_t inner_row = row & (cell_rows - 1);
-      const std::uint32_t inner_col = col & (cell_cols - 1);
-      std::uint32_t cell = 0;
-      std::uint32_t inner = 0;
-      if (tile.layout == Layout::CubeN8) {
-        // CELLs K-fastest, each CELL column-major.
-        cell = (col >> col_shift) * tile.cube_k_repeat + (row >> row_shift);
-        inner = (inner_col << row_shift) + inner_row;
-      } else {
-        // CELLs column-fastest, then row blocks; each CELL row-major. M16
-        // 4-bit swaps inner columns 4..7 with 8..11.
-        std::uint32_t mapped = inner_col;
-        if (tile.layout == Layout::CubeM16 && element_bits(tile.data_type) == 4) {
-          if (inner_col >= 4 && inner_col < 8) mapped = inner_col + 4;
-          if (inner_col >= 8 && inner_col < 12) mapped = inner_col - 4;
-        }
-        cell = (row >> row_shift) * tile.cube_k_repeat + (col >> col_shift);
-        inner = (inner_row << col_shift) + mapped;
-      }
-      return (cell << (row_shift + col_shift)) + inner;
-    }
-  }
-  return 0;
+  return StorageTerms(tile, true)(row) + StorageTerms(tile, false)(col);
 }
 
 bool valid_region_fills_payload(const TileInfo& tile) {
@@ -237,7 +190,7 @@ bool valid_region_fills_payload(const TileInfo& tile) {
              tile.capacity_bytes;
 }
 
-StorageTerms::StorageTerms(const TileInfo& tile, bool rows) : rows_(rows) {
+StorageTerms::StorageTerms(const TileInfo& tile, bool rows) {
   // A term is one block index (i >> shift, times the block's slots) plus
   // one index inside the block (i & mask, times its stride).
   auto blocks = [this](std::uint32_t size, std::uint32_t outer, std::uint32_t inner) {
@@ -280,15 +233,13 @@ StorageTerms::StorageTerms(const TileInfo& tile, bool rows) : rows_(rows) {
         }
       } else if (rows) {  // CELLs column-fastest, then row blocks; each row-major
         blocks(cell_rows, tile.cube_k_repeat * cell, cell_cols);
-      } else if (tile.layout == Layout::CubeM16 && element_bits(tile.data_type) == 4) {
-        tile_ = &tile;
       } else {
         blocks(cell_cols, cell, 1);
+        swap_nibble_columns_ = tile.layout == Layout::CubeM16 && element_bits(tile.data_type) == 4;
       }
       return;
     }
   }
-  tile_ = &tile;
 }
 
 void storage_row_terms(const TileInfo& tile, std::uint32_t count,

@@ -121,33 +121,33 @@ Expected<TileInfo> make_ordinary_tile(std::uint32_t capacity_bytes, std::uint32_
 Expected<TileInfo> make_cube_tile(std::uint32_t capacity_bytes, std::uint32_t valid_rows,
                                   std::uint32_t valid_columns, DataType type, Layout layout);
 
+// The row terms storage_index(tile, i, 0) (`rows`) or the column terms
+// storage_index(tile, 0, i) of one tile, with the layout's constants worked
+// out once: (i >> shift) * outer + (i & mask) * inner in every layout, where
+// 4-bit CUBE_M16 columns first trade inner columns 4..7 and 8..11 (bits 2
+// and 3 of the inner column swap). For loops that build many terms of one tile.
+class StorageTerms {
+ public:
+  StorageTerms(const TileInfo& tile, bool rows);
+  std::uint32_t operator()(std::uint32_t i) const {
+    std::uint32_t within = i & mask_;
+    if (swap_nibble_columns_)
+      within = (within & ~12U) | ((within & 4U) << 1) | ((within & 8U) >> 1);
+    return (i >> shift_) * outer_ + within * inner_;
+  }
+
+ private:
+  bool swap_nibble_columns_ = false;
+  unsigned shift_ = 0;
+  std::uint32_t outer_ = 0, mask_ = 0, inner_ = 0;
+};
 // TileStorageIndex: the payload slot of (row, col); row < rows, col < columns.
-// In every layout it is a row term plus a column term:
-// storage_index(row, 0) + storage_index(0, col).
+// In every layout it is a row term plus a column term (StorageTerms).
 std::uint32_t storage_index(const TileInfo& tile, std::uint32_t row, std::uint32_t col);
 // Whether writing every valid element writes every payload byte: the valid
 // region is the whole tile (storage_index is then a permutation of the slots)
 // and its whole-byte slots fill the capacity.
 bool valid_region_fills_payload(const TileInfo& tile);
-// The row terms storage_index(tile, i, 0) (`rows`) or the column terms
-// storage_index(tile, 0, i) of one tile, with the layout's constants worked
-// out once: (i >> shift) * outer + (i & mask) * inner in every layout but
-// 4-bit CUBE_M16 (whose inner columns 4..7 and 8..11 trade places), which
-// calls storage_index. For loops that build many terms of one tile.
-class StorageTerms {
- public:
-  StorageTerms(const TileInfo& tile, bool rows);
-  std::uint32_t operator()(std::uint32_t i) const {
-    if (tile_ != nullptr) return rows_ ? storage_index(*tile_, i, 0) : storage_index(*tile_, 0, i);
-    return (i >> shift_) * outer_ + (i & mask_) * inner_;
-  }
-
- private:
-  const TileInfo* tile_ = nullptr;  // set when the closed form does not apply
-  bool rows_ = false;
-  unsigned shift_ = 0;
-  std::uint32_t outer_ = 0, mask_ = 0, inner_ = 0;
-};
 // The first `count` row terms storage_index(tile, row, 0) or column terms
 // storage_index(tile, 0, col) into `terms`: the tables of loops over many
 // slots of one tile, which then add two terms per slot.

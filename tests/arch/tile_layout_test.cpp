@@ -112,10 +112,11 @@ TEST(CubeLayout, M32RowBlocksFollowTheColumnCells) {
   EXPECT_FALSE(make_cube_tile(512, 64, 16, DataType::E8M0, Layout::CubeM32));
 }
 
-// Slot loops (define_valid_region, the TLSU walk, CUBE publication) rely on
-// every layout's index being a row term plus a column term, which
-// StorageTerms gives in closed form.
-TEST(TileLayout, StorageIndexIsARowTermPlusAColumnTerm) {
+// Slot loops (define_valid_region, the TLSU walk, CUBE publication) build
+// storage_index from its row and column terms; over the whole physical shape
+// it must name every payload slot exactly once, in every layout and width
+// (the walks above name which slot).
+TEST(TileLayout, StorageIndexIsAPermutationOfThePayloadSlots) {
   for (DataType type : kCubeTypes) {
     std::vector<TileInfo> tiles;
     for (Layout layout : {Layout::RowMajor, Layout::ColumnMajor, Layout::ZN, Layout::NZ}) {
@@ -131,24 +132,26 @@ TEST(TileLayout, StorageIndexIsARowTermPlusAColumnTerm) {
       tiles.push_back(*tile);
     }
     for (const TileInfo& tile : tiles) {
-      const StorageTerms row_term(tile, true), col_term(tile, false);
-      for (unsigned r = 0; r < tile.rows; ++r) {
-        ASSERT_EQ(row_term(r), storage_index(tile, r, 0))
-            << name(tile.layout) << " " << numeric::name(type) << " row " << r;
-      }
-      for (unsigned c = 0; c < tile.columns; ++c) {
-        ASSERT_EQ(col_term(c), storage_index(tile, 0, c))
-            << name(tile.layout) << " " << numeric::name(type) << " column " << c;
-      }
+      std::vector<bool> named(std::size_t{tile.rows} * tile.columns, false);
       for (unsigned r = 0; r < tile.rows; ++r) {
         for (unsigned c = 0; c < tile.columns; ++c) {
-          ASSERT_EQ(storage_index(tile, r, c),
-                    storage_index(tile, r, 0) + storage_index(tile, 0, c))
-              << name(tile.layout) << " " << numeric::name(type) << " " << r << "," << c;
+          const std::uint32_t slot = storage_index(tile, r, c);
+          ASSERT_LT(slot, named.size()) << name(tile.layout) << " " << numeric::name(type);
+          ASSERT_FALSE(named[slot]) << name(tile.layout) << " " << numeric::name(type) << " " << r
+                                    << "," << c << " repeats slot " << slot;
+          named[slot] = true;
         }
       }
     }
   }
+}
+
+TEST(OrdinaryLayout, RowMajorRowsFollowEachOther) {
+  auto tile = make_ordinary_tile(1024, 16, 30, 9, DataType::FP16, Layout::RowMajor, Location::Any,
+                                 kMaxLocalCapacity);
+  ASSERT_TRUE(tile) << tile.fault().reason;
+  for (unsigned p = 0; p < tile->rows * tile->columns; ++p)
+    ASSERT_EQ(storage_index(*tile, p / 16, p % 16), p);
 }
 
 TEST(CubeLayout, CapacityAndRowLimitsFault) {
