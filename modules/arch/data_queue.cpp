@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "arch/host_poll.hpp"
@@ -50,6 +51,10 @@ struct DataQueue::Worker {
   std::atomic<bool> stop{false};
   std::mutex mutex;  // only for sleeping and waking
   std::condition_variable wake, done;
+  // With host.pin_threads: the CPUs, and the front end's pin (the worker
+  // inherits it until the queue pins the worker to its own CPU).
+  std::optional<PinnedCpus> cpus;
+  std::optional<ThreadPin> front_pin;
   std::thread thread;
 
   // Wakes a side that announced its sleep (`sleeps`) through `signal`.
@@ -105,20 +110,38 @@ struct DataQueue::Worker {
   }
 };
 
-DataQueue::DataQueue(ArchState& state, bool worker) : state_(state) {
+DataQueue::DataQueue(ArchState& state, bool worker, bool pin) : state_(state) {
   if (!worker) return;
   worker_ = std::make_unique<Worker>();
+  if (pin) {
+    worker_->cpus = choose_pinned_cpus();
+    worker_->front_pin.emplace(worker_->cpus->front);
+  }
   worker_->thread = std::thread([w = worker_.get()] { w->run(); });
+  if (!pin) return;
+  try {
+    pin_thread(worker_->thread.native_handle(), worker_->cpus->worker);
+  } catch (...) {
+    stop();
+    throw;
+  }
 }
 
 DataQueue::~DataQueue() {
-  if (!worker_) return;
+  if (worker_) stop();
+}
+
+void DataQueue::stop() {
   {
     const std::lock_guard lock(worker_->mutex);
     worker_->stop = true;
   }
   worker_->wake.notify_one();
   worker_->thread.join();  // after the queued jobs ran
+}
+
+std::optional<PinnedCpus> DataQueue::pinned() const {
+  return worker_ ? worker_->cpus : std::nullopt;
 }
 
 std::uint8_t DataQueue::front_pes(std::uint8_t pes, std::uint64_t sources) const {

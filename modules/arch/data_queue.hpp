@@ -19,10 +19,12 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
 #include "arch/arch_state.hpp"
+#include "arch/host_cpus.hpp"
 #include "arch/local_tile_file.hpp"
 #include "arch/pe_mask.hpp"
 
@@ -62,14 +64,19 @@ class DataQueue {
     alignas(std::max_align_t) unsigned char captures_[kCaptureBytes];
   };
 
-  // With `worker` false every job runs when it is submitted.
-  DataQueue(ArchState& state, bool worker);
+  // With `worker` false every job runs when it is submitted. With `pin` (and
+  // a worker) the calling thread, which runs the front end, and the worker
+  // are pinned to two distinct CPUs (choose_pinned_cpus(), which throws when
+  // fewer than two are allowed) until the queue ends.
+  DataQueue(ArchState& state, bool worker, bool pin = false);
   ~DataQueue();
   DataQueue(const DataQueue&) = delete;
   DataQueue& operator=(const DataQueue&) = delete;
 
   // Whether jobs run on the worker thread.
   bool deferred() const { return worker_ != nullptr; }
+  // The CPUs of the front end and the worker when they are pinned.
+  std::optional<PinnedCpus> pinned() const;
   // Of a block's PEs `pes`, those whose part the front end computes itself,
   // in place (all of them without a worker). Bit i of `sources`: the block
   // reads Local register i. PE 3 stays on the front end; PE 2 joins it while
@@ -119,6 +126,8 @@ class DataQueue {
 
  private:
   struct Worker;
+  // Stops the worker once it ran the queued jobs.
+  void stop();
   // The slot of the next job, once the worker has freed it.
   Job& free_slot();
   // Hands the job in free_slot() to the worker (submit()); returns its sequence.

@@ -63,13 +63,16 @@ void read_exactly(const std::string& path, int fd, std::uint64_t offset, std::ui
 // Below this a second reader costs more (a thread) than it saves.
 constexpr std::uint64_t kSplitBytes = std::uint64_t{1} << 20;
 
-// read_exactly with the first half on a helper thread: the host copies and
-// zero-fills the destination's pages on two cores.
-void read_split(const std::string& path, int fd, std::uint8_t* out, std::uint64_t size) {
+// read_exactly with the first half on a helper thread, which runs
+// `start_reader` first: the host copies and zero-fills the destination's
+// pages on two cores.
+void read_split(const std::string& path, int fd, std::uint8_t* out, std::uint64_t size,
+                const std::function<void()>& start_reader) {
   const std::uint64_t half = size / 2;
   std::exception_ptr failed;
   std::thread helper([&] {
     try {
+      if (start_reader) start_reader();
       read_exactly(path, fd, 0, out, half);
     } catch (...) {
       failed = std::current_exception();
@@ -89,7 +92,7 @@ void read_split(const std::string& path, int fd, std::uint8_t* out, std::uint64_
 
 void read_input_file(const std::string& path,
                      const std::function<std::uint8_t*(std::uint64_t size)>& place,
-                     unsigned readers) {
+                     unsigned readers, const std::function<void()>& start_reader) {
   const Descriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (file.fd < 0) throw cannot_read(path, errno);
   struct stat status {};
@@ -101,7 +104,7 @@ void read_input_file(const std::string& path,
       const auto size = static_cast<std::uint64_t>(status.st_size);
       std::uint8_t* out = place(size);
       if (readers >= 2 && size >= kSplitBytes) {
-        read_split(path, file.fd, out, size);
+        read_split(path, file.fd, out, size, start_reader);
       } else {
         read_exactly(path, file.fd, 0, out, size);
       }

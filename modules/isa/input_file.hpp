@@ -32,9 +32,10 @@ std::string read_input_file(const std::string& path);
 // being read is an error); any other input is read whole first. `place` is
 // called once and may throw; its exception leaves the file unread. With two
 // `readers` a large regular file is read in two halves at once, the first on
-// a thread of its own, both done when this returns.
+// a thread of its own, both done when this returns; `start_reader`, when
+// set, runs first on that thread (host.pin_threads pins it there).
 void read_input_file(const std::string& path,
                      const std::function<std::uint8_t*(std::uint64_t size)>& place,
-                     unsigned readers = 1);
+                     unsigned readers = 1, const std::function<void()>& start_reader = {});
 
 }  // namespace ptovp::isa

@@ -23,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "arch/data_queue.hpp"
+#include "arch/host_cpus.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/output_file.hpp"
@@ -71,9 +73,10 @@ struct RunOptions {
 };
 
 // Reads a --load FILE@ADDR straight into the engine's RAM: one copy of the
-// file, no buffer of its size in between; with two or more host threads, two
-// readers (docs/performance.md "Host threads").
-void load_file(const std::string& spec, unsigned readers, debug::Target& engine) {
+// file, no buffer of its size in between; with the engine's worker, two
+// readers, the second on the worker's CPU when it is pinned
+// (docs/performance.md "Host threads").
+void load_file(const std::string& spec, const arch::DataQueue& queue, debug::Target& engine) {
   const auto at = spec.rfind('@');
   if (at == std::string::npos) throw UsageError(fmt::format("--load {}: expected FILE@ADDR", spec));
   const std::uint64_t address = parse_unsigned(spec.substr(at + 1), "--load address");
@@ -85,7 +88,10 @@ void load_file(const std::string& spec, unsigned readers, debug::Target& engine)
         if (!bytes) throw UsageError(fmt::format("--load {}: {}", spec, bytes.fault().reason));
         return *bytes;
       },
-      readers);
+      queue.deferred() ? 2 : 1,
+      [cpus = queue.pinned()] {
+        if (cpus) arch::pin_thread(pthread_self(), cpus->worker);
+      });
 }
 
 // Builds an engine. Its RAM window is mapped here: one the host cannot map is
@@ -197,17 +203,15 @@ engine::RunResult run_engine(const RunOptions& options, debug::Target& engine, b
 
 // Loads, runs, reports and writes the outputs common to both engines;
 // `after_run` adds the engine's own outputs. Returns the exit status.
-int execute(const RunOptions& options, const config::PlatformConfig& config,
-            const isa::ProgramImage& image,
+int execute(const RunOptions& options, const isa::ProgramImage& image,
             const std::function<arch::MaybeFault(const isa::ProgramImage&)>& load_image,
-            debug::Target& engine, OutputSet& outputs,
+            debug::Target& engine, const arch::DataQueue& queue, OutputSet& outputs,
             const std::function<void(const engine::RunResult&, double)>& after_run) {
-  const unsigned readers = ptovp::engine::defers_data_work(config.model) ? 2 : 1;
   const auto load_all = [&] {
     if (auto failed = load_image(image))
       throw UsageError(fmt::format("{}: {}", options.image, failed->reason));
     for (const std::string& spec : options.loads)
-      load_file(spec, readers, engine);
+      load_file(spec, queue, engine);
   };
   load_all();
   engine.reset = [&load_all, clear = engine.reset] {
@@ -314,8 +318,8 @@ int run_functional(const RunOptions& options, const config::PlatformConfig& conf
       model.state(),
       model.front_end()};
   return execute(
-      options, config, image, [&](const isa::ProgramImage& program) { return model.load(program); },
-      engine, outputs,
+      options, image, [&](const isa::ProgramImage& program) { return model.load(program); }, engine,
+      model.data_queue(), outputs,
       [&](const engine::RunResult& result, double seconds) {
         if (options.verbose) {
           std::cerr << fmt::format(
@@ -370,8 +374,8 @@ int run_systemc(const RunOptions& options, const config::PlatformConfig& config,
       platform->state(),
       platform->front_end()};
   return execute(
-      options, config, image,
-      [&](const isa::ProgramImage& program) { return platform->load(program); }, engine, outputs,
+      options, image, [&](const isa::ProgramImage& program) { return platform->load(program); },
+      engine, platform->data_queue(), outputs,
       [&](const engine::RunResult& result, double seconds) {
         const nlohmann::ordered_json statistics =
             systemc::run_statistics(*platform, result.instructions);

@@ -34,6 +34,9 @@ keys::KeyTable<ModelConfig> model_keys() {
       .number("host.threads", &M::host_threads, 0, 1024, "threads",
               "host threads (0: the host's cores); 2 or more queue the blocks' values to a "
               "worker thread")
+      .flag("host.pin_threads", &M::host_pin_threads, "off", "on",
+            "with a worker thread, pin it and the run loop's thread to two distinct allowed CPUs "
+            "(off: sweeps run several processes at once)")
       .retired("host.pool_min_macs", kNoPeThreads)
       .retired("host.pool_min_bytes", kNoPeThreads)
       .choice("platform.machine", &M::machine,

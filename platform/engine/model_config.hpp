@@ -38,6 +38,11 @@ struct ModelConfig {
   // host's cores) queue the blocks' values to a worker (arch::DataQueue);
   // results, traces and statistics do not depend on it.
   std::uint64_t host_threads = 0;
+  // host.pin_threads: with a worker, pin the run loop's thread and the worker
+  // (and the loader's second reader) to two distinct allowed CPUs. Off by
+  // default: sweeps run several processes at once, whose pinned threads
+  // would all crowd onto the same two CPUs (docs/performance.md "Host threads").
+  bool host_pin_threads = false;
 };
 
 // Every field as a configuration key but `profile` (the CUBE's numeric.profile

@@ -61,7 +61,7 @@ FunctionalModel::FunctionalModel(const engine::ModelConfig& config, std::ostream
       front_end_(state_, memory_, builder_, out, err, engine::front_end_options(config)),
       devices_(
           engine::attach_machine_devices(config.machine, config.uart_output, front_end_, out, err)),
-      queue_(state_, engine::defers_data_work(config)) {
+      queue_(state_, engine::defers_data_work(config), config.host_pin_threads) {
   cube_.use_fpatr_backend(*fpatr_);
   if (queue_.deferred()) {
     local_.use_data_queue(&queue_);

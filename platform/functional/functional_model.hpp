@@ -89,6 +89,8 @@ class FunctionalModel {
   const frontend::FrontEnd& front_end() const { return front_end_; }
   block_builder::BlockBuilder& builder() { return builder_; }
   tlsu::Tlsu& tlsu() { return tlsu_; }
+  // The blocks' deferred values (a worker, pinned CPUs).
+  const arch::DataQueue& data_queue() const { return queue_; }
   cube::Cube& cube() { return cube_; }
   // Since construction: what the units did, and the closed regions in the
   // order they ended (regions nest; an end with none open is ignored).

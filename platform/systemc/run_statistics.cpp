@@ -144,6 +144,7 @@ json run_statistics(const SystemCPlatform& platform, std::uint64_t instructions)
       {"config", platform.config().to_json()}};
   // The host threads change no result: statistics compare across them.
   statistics["config"]["host"].erase("threads");
+  statistics["config"]["host"].erase("pin_threads");
   if (!log.regions().empty()) statistics["regions"] = region_statistics(log, period);
   return statistics;
 }

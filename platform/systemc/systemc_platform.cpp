@@ -47,7 +47,7 @@ SystemCPlatform::SystemCPlatform(const sc_core::sc_module_name& name,
            }),
       fpatr_backend_(fpatr::make_backend(config_.model.fpatr_backend)),
       fpatr_("fpatr", *fpatr_backend_, config_.timing, log_),
-      queue_(state_, engine::defers_data_work(config_.model)) {
+      queue_(state_, engine::defers_data_work(config_.model), config_.model.host_pin_threads) {
   if (config_.model.machine == engine::Machine::LinxVirt) {
     devices_ = std::make_unique<LinxVirtModule>("linx_virt", out, err, config_.model.uart_output);
     front_end_.semantics().attach_devices(&devices_->map());

@@ -73,6 +73,8 @@ class SystemCPlatform : public sc_core::sc_module {
   const config::PlatformConfig& config() const { return config_; }
   frontend::FrontEnd& front_end() { return front_end_.semantics(); }
   tlsu::Tlsu& tlsu() { return tlsu_.semantics(); }
+  // The blocks' deferred values (a worker, pinned CPUs).
+  const arch::DataQueue& data_queue() const { return queue_; }
   // The front end's position in simulated time, in clock cycles.
   std::uint64_t front_end_cycle() const {
     return static_cast<std::uint64_t>(front_end_.current_time() / config_.timing.cycles(1));

@@ -4,19 +4,23 @@
 // use a register, writes_pending() reports the GM unfinished jobs write,
 // front_pes() keeps on the worker a PE whose inputs a queued job writes and
 // takes PE 2 while the worker is behind, a job's exception reaches the front
-// end, its captures end on the worker, and without a worker every job runs
-// when it is submitted.
+// end, its captures end on the worker, without a worker every job runs
+// when it is submitted, and host.pin_threads runs the front end and the
+// worker on two distinct CPUs until the queue ends.
 #include <gtest/gtest.h>
+#include <sched.h>
 
 #include <atomic>
 #include <chrono>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "arch/arch_state.hpp"
 #include "arch/data_queue.hpp"
+#include "arch/host_cpus.hpp"
 
 namespace ptovp::arch {
 namespace {
@@ -166,6 +170,59 @@ TEST(DataQueue, WithoutAWorkerEveryJobRunsWhenSubmitted) {
   EXPECT_TRUE(ran);
   EXPECT_EQ(state.numeric_flags(), 0x1);
   EXPECT_FALSE(queue.writes_pending(0, 64));
+}
+
+TEST(DataQueue, PinnedThreadsRunOnTwoDistinctAllowedCpusUntilTheQueueEnds) {
+  const std::vector<unsigned> allowed = allowed_cpus();
+  if (allowed.size() < 2) GTEST_SKIP() << "the test may run on one CPU only";
+  ArchState state;
+  {
+    DataQueue queue(state, true, true);
+    ASSERT_TRUE(queue.pinned());
+    EXPECT_EQ(queue.pinned()->front, allowed[0]);
+    EXPECT_EQ(queue.pinned()->worker, allowed[1]);
+    EXPECT_EQ(allowed_cpus(), std::vector<unsigned>{allowed[0]});
+    std::vector<int> worker_cpus;  // written by the worker only, read after drain()
+    std::vector<int> front_cpus;
+    for (int job = 0; job < 200; ++job) {
+      queue.submit(
+          [&worker_cpus] {
+            worker_cpus.push_back(sched_getcpu());
+            return std::uint8_t{0};
+          },
+          0);
+      front_cpus.push_back(sched_getcpu());
+      if (job % 20 == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    queue.drain();
+    ASSERT_EQ(worker_cpus.size(), 200u);
+    for (std::size_t job = 0; job < 200; ++job) {
+      EXPECT_EQ(worker_cpus[job], static_cast<int>(allowed[1])) << "job " << job;
+      EXPECT_EQ(front_cpus[job], static_cast<int>(allowed[0])) << "job " << job;
+    }
+  }
+  EXPECT_EQ(allowed_cpus(), allowed);  // the caller's CPUs are back
+  EXPECT_FALSE(DataQueue(state, true).pinned());
+  EXPECT_FALSE(DataQueue(state, false, true).pinned());  // no worker: nothing to pin
+}
+
+TEST(DataQueue, PinningOnOneAllowedCpuIsAClearError) {
+  const std::vector<unsigned> allowed = allowed_cpus();
+  std::string error;
+  // On a thread of its own, which alone gets one CPU.
+  std::thread([&] {
+    ThreadPin one(allowed[0]);
+    ArchState state;
+    try {
+      DataQueue queue(state, true, true);
+    } catch (const std::invalid_argument& e) {
+      error = e.what();
+    }
+    EXPECT_EQ(allowed_cpus(), std::vector<unsigned>{allowed[0]});
+  }).join();
+  EXPECT_NE(error.find("host.pin_threads"), std::string::npos) << error;
+  EXPECT_NE(error.find("1 CPU"), std::string::npos) << error;
+  EXPECT_EQ(allowed_cpus(), allowed);
 }
 
 }  // namespace

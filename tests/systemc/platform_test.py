@@ -11,8 +11,8 @@ state), Timing (one latency key moves the totals by the expected amount),
 BadInput (exit 2, a message naming the problem, no output left behind),
 Backends (fpatr.backend=rtl and checked give the memory, state and exit
 status of cpp on firmware with random inputs, integer and floating outputs;
-skipped without the RTL), HostThreads (--threads 1, 2 and 4 write
-byte-identical files), MemoryPort (a memory that refuses DMI and has wait
+skipped without the RTL), HostThreads (--threads 1, 2 and 4 and pinned
+threads write byte-identical files), MemoryPort (a memory that refuses DMI and has wait
 states: the same results in more simulated time).
 """
 import glob
@@ -93,12 +93,17 @@ class Equivalence(PlatformCase):
         expected[3:3 + len(first)] = first
         expected[0x1800:0x1800 + len(piped)] = piped
         expected[0x10:0x20] = b"\xff" * 16
+        # Pinned, the second reader runs on the worker's CPU (docs/performance.md
+        # "Host threads").
+        runs = (("1", "off"), ("2", "off")) + (
+            (("2", "on"),) if len(os.sched_getaffinity(0)) >= 2 else ())
         for engine in ("functional", "systemc"):
-            for threads in ("1", "2"):
-                with self.subTest(engine=engine, threads=threads):
+            for threads, pin in runs:
+                with self.subTest(engine=engine, threads=threads, pin=pin):
                     memory, copy = self.path("m.bin"), self.path("large.bin")
                     result = subprocess.run(
                         [PTOVP, "run", image, "--engine", engine, "--threads", threads, "--quiet",
+                         "--set", f"host.pin_threads={pin}",
                          "--load", f"{paths['first']}@0x300003", "--load", "/dev/stdin@0x301800",
                          "--load", f"{paths['ones']}@0x300010", "--load",
                          f"{paths['empty']}@0xffffffffffff0000", "--load",
@@ -380,34 +385,63 @@ class HostThreads(PlatformCase):
                 self.assert_thread_counts_agree(self.assemble(source, name), *extra)
 
     def test_looped_gemms_give_identical_files_at_1_2_and_4_threads(self):
+        for gemm in self.GEMMS:
+            with self.subTest(gemm=gemm[0]):
+                image, load = self.make_gemm(*gemm)
+                self.assert_thread_counts_agree(image, "--set", "tile.naming=queue", "--load", load)
+
+    def make_gemm(self, kind, m, n, k, tile, *flags):
+        """Assembles a gen_gemm.py GEMM; returns its image and the --load of its inputs."""
         gen = [sys.executable, os.path.join(FIRMWARE, "..", "scripts", "gen_gemm.py")]
-        for kind, m, n, k, tile, *flags in self.GEMMS:
-            with self.subTest(gemm=kind):
-                source = self.path(kind + ".s")
-                subprocess.run(gen + ["asm", "--m", m, "--n", n, "--k", k, "--type", kind,
-                                      "--tile", tile, "-o", source, *flags], check=True)
-                made = subprocess.run(gen + ["make", source, self.dir], check=True,
-                                      capture_output=True, text=True)
-                address = made.stdout.split()[0]
-                self.assert_thread_counts_agree(
-                    self.assemble(source, kind), "--set", "tile.naming=queue", "--load",
-                    f"{self.path('input.bin')}@{address}")
+        source = self.path(kind + ".s")
+        subprocess.run(gen + ["asm", "--m", m, "--n", n, "--k", k, "--type", kind,
+                              "--tile", tile, "-o", source, *flags], check=True)
+        address = subprocess.run(gen + ["make", source, self.dir], check=True,
+                                 capture_output=True, text=True).stdout.split()[0]
+        return self.assemble(source, kind), f"{self.path('input.bin')}@{address}"
+
+    def test_pinned_threads_give_the_files_of_one_thread(self):
+        """host.pin_threads=on pins the run loop and the worker to two CPUs of
+        their own and changes no output (docs/performance.md "Host threads")."""
+        if len(os.sched_getaffinity(0)) < 2:
+            self.skipTest("the test may run on one CPU only")
+        image, load = self.make_gemm(*self.GEMMS[0])
+        extra = ("--set", "tile.naming=queue", "--load", load)
+        for engine in ("functional", "systemc"):
+            with self.subTest(engine=engine):
+                one = self.outputs(image, engine, 1, *extra)
+                self.assertEqual(one[0], 0, one[1])
+                pinned = self.outputs(image, engine, 2, *extra, "--set", "host.pin_threads=on")
+                self.assertEqual(pinned[0], 0, pinned[1])
+                self.assertEqual(pinned[1], one[1], "stdout")
+                for kind in one[2]:
+                    self.assertEqual(pinned[2][kind], one[2][kind], kind)
+
+    def test_pinning_on_one_allowed_cpu_is_a_usage_error(self):
+        image = self.assemble(os.path.join(FIRMWARE, "tile_copy", "tile_copy.s"), "copy")
+        cpu = min(os.sched_getaffinity(0))
+        for engine in ("functional", "systemc"):
+            for threads, status in (("2", 2), ("1", 0)):  # one thread: nothing to pin
+                with self.subTest(engine=engine, threads=threads):
+                    result = subprocess.run(
+                        [PTOVP, "run", image, "--engine", engine, "--quiet", "--threads", threads,
+                         "--set", "host.pin_threads=on"],
+                        capture_output=True, text=True, timeout=300,
+                        preexec_fn=lambda: os.sched_setaffinity(0, {cpu}))
+                    self.assertEqual(result.returncode, status, result.stderr)
+                    if status:
+                        self.assertIn("host.pin_threads: the process may run on 1 CPU only",
+                                      result.stderr)
 
     def test_queued_values_follow_the_memory_port(self):
         """SystemC: TLSU values are queued only inside the DMI grant; with DMI
         refused and wait states every TLOAD and TSTORE runs in place and the
         CUBE's rows still queue, with the same files and time at 1, 2 and 4
         threads (docs/platform.md "Deferred data work")."""
-        gen = [sys.executable, os.path.join(FIRMWARE, "..", "scripts", "gen_gemm.py")]
-        source = self.path("e4m3.s")
-        subprocess.run(gen + ["asm", "--m", "96", "--n", "64", "--k", "128", "--type", "e4m3",
-                              "--tile", "32x32x32", "-o", source], check=True)
-        address = subprocess.run(gen + ["make", source, self.dir], check=True,
-                                 capture_output=True, text=True).stdout.split()[0]
+        image, load = self.make_gemm("e4m3", "96", "64", "128", "32x32x32")
         self.assert_thread_counts_agree(
-            self.assemble(source, "e4m3"), "--set", "tile.naming=queue", "--set",
-            "memory.dmi=off", "--set", "memory.latency_cycles=3", "--load",
-            f"{self.path('input.bin')}@{address}", engines=("systemc",))
+            image, "--set", "tile.naming=queue", "--set", "memory.dmi=off", "--set",
+            "memory.latency_cycles=3", "--load", load, engines=("systemc",))
 
     def test_the_front_end_drains_queued_values_before_it_reads_them(self):
         """Scalar loads read what the queued TSTOREs wrote, and a fault after
@@ -442,7 +476,7 @@ class HostThreads(PlatformCase):
                 self.assertEqual(result.returncode, 2)
                 self.assertIn(f"{key}: removed; blocks no longer split their PEs", result.stderr)
         printed = json.loads(self.ptovp("run", "--print-config", "--threads", "3").stdout)
-        self.assertEqual(printed["host"], {"services": "on", "threads": 3})
+        self.assertEqual(printed["host"], {"pin_threads": "off", "services": "on", "threads": 3})
 
 
 class Keys(PlatformCase):
