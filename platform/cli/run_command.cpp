@@ -23,8 +23,6 @@
 #include <string>
 #include <vector>
 
-#include "arch/data_queue.hpp"
-#include "arch/host_cpus.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/output_file.hpp"
@@ -33,6 +31,7 @@
 #include "debug/instruction_trace.hpp"
 #include "debug/target.hpp"
 #include "engine/fault_report.hpp"
+#include "engine/image_loading.hpp"
 #include "engine/state_dump.hpp"
 #include "functional/functional_model.hpp"
 #include "functional/functional_statistics.hpp"
@@ -80,7 +79,7 @@ void load_file(const std::string& spec, const arch::DataQueue& queue, debug::Tar
   const auto at = spec.rfind('@');
   if (at == std::string::npos) throw UsageError(fmt::format("--load {}: expected FILE@ADDR", spec));
   const std::uint64_t address = parse_unsigned(spec.substr(at + 1), "--load address");
-  isa::read_input_file(
+  engine::load_input_file(
       spec.substr(0, at),
       [&](std::uint64_t size) -> std::uint8_t* {
         if (size == 0) return nullptr;  // nothing to place, anywhere
@@ -88,10 +87,7 @@ void load_file(const std::string& spec, const arch::DataQueue& queue, debug::Tar
         if (!bytes) throw UsageError(fmt::format("--load {}: {}", spec, bytes.fault().reason));
         return *bytes;
       },
-      queue.deferred() ? 2 : 1,
-      [cpus = queue.pinned()] {
-        if (cpus) arch::pin_thread(pthread_self(), cpus->worker);
-      });
+      queue);
 }
 
 // Builds an engine. Its RAM window is mapped here: one the host cannot map is
