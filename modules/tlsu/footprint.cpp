@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <tuple>
 #include <type_traits>
 
@@ -179,6 +180,21 @@ const RowPlan& row_plan(const arch::TileInfo& t) {
   return plan;
 }
 
+// The GM bytes from the start of a PE's first row to the end of its last
+// (rows `stride` apart); none when the tile has no valid element or the span
+// does not fit 64 bits.
+std::optional<std::uint64_t> rows_span(const arch::TileInfo& t, std::uint64_t stride) {
+  const std::uint64_t row_bytes =
+      std::uint64_t{t.valid_columns} * arch::memory_element_bytes(t.data_type);
+  std::uint64_t span = 0;
+  if (t.valid_rows == 0 || row_bytes == 0 ||
+      __builtin_mul_overflow(std::uint64_t{t.valid_rows - 1}, stride, &span) ||
+      __builtin_add_overflow(span, row_bytes, &span)) {
+    return std::nullopt;
+  }
+  return span;
+}
+
 // Loads PE `pe`'s rows from one host span when they all lie in memory at
 // increasing addresses (the same bytes the per-row moves read); false, with
 // nothing moved, otherwise.
@@ -186,15 +202,9 @@ bool load_span(const memory::MemoryPort& memory, const Footprint& footprint, uns
                std::uint8_t* payload, const std::vector<std::size_t>& row_at, const RowRuns& runs) {
   const arch::TileInfo& t = *footprint.tile;
   const std::uint64_t stride = footprint.access[pe].row_stride;
-  const std::uint64_t row_bytes =
-      std::uint64_t{t.valid_columns} * arch::memory_element_bytes(t.data_type);
-  std::uint64_t span = 0;
-  if (t.valid_rows == 0 || row_bytes == 0 ||
-      __builtin_mul_overflow(std::uint64_t{t.valid_rows - 1}, stride, &span) ||
-      __builtin_add_overflow(span, row_bytes, &span)) {
-    return false;
-  }
-  const std::uint8_t* gm = memory.direct(footprint.address(pe, 0, 0), span);
+  const std::optional<std::uint64_t> span = rows_span(t, stride);
+  if (!span) return false;
+  const std::uint8_t* gm = memory.direct(footprint.address(pe, 0, 0), *span);
   if (gm == nullptr) return false;
   // Locals, not members: the byte moves may alias anything the loop reads.
   const std::uint32_t rows_left = t.valid_rows;
@@ -233,19 +243,14 @@ bool load_span(const memory::MemoryPort& memory, const Footprint& footprint, uns
 const std::uint8_t* loaded_alike(const memory::MemoryPort& memory, const Footprint& footprint,
                                  const arch::LocalTile& tile, unsigned pe) {
   const PeAccess& a = footprint.access[pe];
-  const arch::TileInfo& t = *footprint.tile;
-  if (t.valid_rows == 0) return nullptr;
   for (unsigned earlier = 0; earlier < pe; ++earlier) {
     const PeAccess& e = footprint.access[earlier];
     if (!arch::pe_selected(footprint.pe_mask, earlier) || e.base != a.base ||
         e.row_stride != a.row_stride) {
       continue;
     }
-    // Preflight passed: the span of the rows does not overflow.
-    const std::uint64_t span =
-        std::uint64_t{t.valid_rows - 1} * a.row_stride +
-        std::uint64_t{t.valid_columns} * arch::memory_element_bytes(t.data_type);
-    return memory.direct(a.base, span) != nullptr ? tile.payload(earlier) : nullptr;
+    const std::optional<std::uint64_t> span = rows_span(*footprint.tile, a.row_stride);
+    return span && memory.direct(a.base, *span) != nullptr ? tile.payload(earlier) : nullptr;
   }
   return nullptr;
 }
