@@ -945,43 +945,59 @@ std::vector<T> bias_panel(const DotOperands& ops, std::size_t n) {
   return out;
 }
 
-// What one side's FP32 panels on a thread were packed from: an unscaled
-// view's type, offsets and storage bytes (a copy), the lines and depth, and
-// the back end. Packing is a function of these alone, so a view that matches
-// them, such as every PE's copy of one B (docs/cube.md "Data flow"), finds
-// its panels already packed. Scaled sides are packed every time.
-class PackedSide {
+// A copy of a view: its type, offsets and storage bytes.
+class KeptView {
  public:
-  bool holds(const OperandView& v, const std::optional<OperandView>& scale, bool simd,
-             std::size_t lines, std::size_t depth) const {
-    return valid_ && !scale && v.type == type_ && simd == simd_ && lines == lines_ &&
-           depth == depth_ && v.size_bytes == bytes_.size() &&
+  // Bytes first: a view of other bytes differs at once.
+  bool matches(const OperandView& v) const {
+    return v.type == type_ && v.size_bytes == bytes_.size() &&
            std::memcmp(v.data, bytes_.data(), bytes_.size()) == 0 && v.row_offset == row_offset_ &&
            v.col_offset == col_offset_;
   }
-  void drop() { valid_ = false; }
-  void keep(const OperandView& v, const std::optional<OperandView>& scale, bool simd,
-            std::size_t lines, std::size_t depth) {
-    // A view into much larger storage (a Shared record's slice) is not
-    // copied whole at every call.
-    if (scale || v.size_bytes > 4 * (lines * depth * info(v.type).lane_bits / 8 + 64)) return;
+  // False, keeping nothing, for a view into much larger storage than its
+  // elements (a Shared record's slice), which is not copied whole at every call.
+  bool keep(const OperandView& v) {
+    if (v.size_bytes > 4 * (v.rows() * v.cols() * info(v.type).lane_bits / 8 + 64)) return false;
     type_ = v.type;
-    simd_ = simd;
-    lines_ = lines;
-    depth_ = depth;
     row_offset_ = v.row_offset;
     col_offset_ = v.col_offset;
     bytes_.assign(v.data, v.data + v.size_bytes);
-    valid_ = true;
+    return true;
   }
 
  private:
-  bool valid_ = false;
   DataType type_ = DataType::FP32;
-  bool simd_ = false;
-  std::size_t lines_ = 0, depth_ = 0;
   std::vector<std::size_t> row_offset_, col_offset_;
   PooledVector<std::uint8_t> bytes_;
+};
+
+// What one side's panels on a thread were packed from: the view and its MX
+// scale (copies), the lines and depth, and the back end. Packing is a
+// function of these alone, so a side that matches them, such as every PE's
+// copy of one B and of its scales (docs/cube.md "Data flow"), finds its
+// panels already packed.
+class PackedSide {
+ public:
+  // Packs the side with `pack` unless the panels of the last call hold it.
+  template <typename Pack>
+  void pack(const OperandView& v, const std::optional<OperandView>& scale, bool simd,
+            std::size_t lines, std::size_t depth, Pack&& pack) {
+    if (valid_ && simd == simd_ && lines == lines_ && depth == depth_ && view_.matches(v) &&
+        scale.has_value() == scaled_ && (!scale || scale_.matches(*scale)))
+      return;
+    valid_ = false;
+    pack();
+    simd_ = simd;
+    lines_ = lines;
+    depth_ = depth;
+    scaled_ = scale.has_value();
+    valid_ = view_.keep(v) && (!scale || scale_.keep(*scale));
+  }
+
+ private:
+  bool valid_ = false, simd_ = false, scaled_ = false;
+  std::size_t lines_ = 0, depth_ = 0;
+  KeptView view_, scale_;
 };
 
 bool avx2_supported() {
@@ -1194,16 +1210,10 @@ std::uint8_t dot(const DotOperands& ops, std::uint32_t* d, DotPlan& plan, DotBac
   if (ops.profile == NumericProfile::Hardware && s.accumulator == DataType::FP32) {
     thread_local PooledVector<float> a, b;
     thread_local PackedSide packed_a, packed_b;
-    if (!packed_a.holds(ops.a, ops.a_scale, simd, s.m, s.k)) {
-      packed_a.drop();
-      pack_float_side(ops.a, ops.a_scale, true, simd, s.m, s.k, plan.a, a);
-      packed_a.keep(ops.a, ops.a_scale, simd, s.m, s.k);
-    }
-    if (!packed_b.holds(ops.b, ops.b_scale, simd, s.n, s.k)) {
-      packed_b.drop();
-      pack_float_side(ops.b, ops.b_scale, false, simd, s.n, s.k, plan.b, b);
-      packed_b.keep(ops.b, ops.b_scale, simd, s.n, s.k);
-    }
+    packed_a.pack(ops.a, ops.a_scale, simd, s.m, s.k,
+                  [&] { pack_float_side(ops.a, ops.a_scale, true, simd, s.m, s.k, plan.a, a); });
+    packed_b.pack(ops.b, ops.b_scale, simd, s.n, s.k,
+                  [&] { pack_float_side(ops.b, ops.b_scale, false, simd, s.n, s.k, plan.b, b); });
     const std::vector<float> bias = bias_panel<float>(ops, s.n);
     const Panels<float> p{a.data(), b.data(), ops.bias ? bias.data() : nullptr, d, s.m, s.n,
                           s.k,      !ops.c};
@@ -1215,8 +1225,11 @@ std::uint8_t dot(const DotOperands& ops, std::uint32_t* d, DotPlan& plan, DotBac
   } else if (simd && ops.profile == NumericProfile::Hardware && int16_lane(ops.a.type) &&
              int16_lane(ops.b.type)) {
     thread_local PooledVector<std::int16_t> a, b;
-    pack_int16_side(ops.a, true, s.m, s.k, plan.a, a);
-    pack_int16_side(ops.b, false, s.n, s.k, plan.b, b);
+    thread_local PackedSide packed_a, packed_b;
+    packed_a.pack(ops.a, std::nullopt, simd, s.m, s.k,
+                  [&] { pack_int16_side(ops.a, true, s.m, s.k, plan.a, a); });
+    packed_b.pack(ops.b, std::nullopt, simd, s.n, s.k,
+                  [&] { pack_int16_side(ops.b, false, s.n, s.k, plan.b, b); });
     const std::vector<std::uint32_t> bias = bias_panel<std::uint32_t>(ops, s.n);
     dot_detail::int16_tiles_avx2(
         {a.data(), b.data(), ops.bias ? bias.data() : nullptr, d, s.m, s.n, s.k, !ops.c});

@@ -644,15 +644,18 @@ TEST(DotPlans, AKeptPlanFollowsTheDataAndAForgottenOneTheOffsets) {
 }
 
 // Panels packed for one call serve the next on the thread only when its view
-// has the same type, offsets and bytes: the same bytes in other storage (each
-// PE's copy of one B) give the reference's result, and so do one changed
-// element, a changed row pitch over the same bytes, and the other side.
+// and MX scale have the same type, offsets and bytes: the same bytes in other
+// storage (each PE's copy of one B and its scales) give the reference's
+// result, and so do one changed element or scale, a changed row pitch over
+// the same bytes, scales read in another order, and the other side. FP32,
+// 16-bit integer and MX panels each keep their own.
 TEST(DotPlans, PanelsAreReusedOnlyForTheSameViewBytes) {
   const std::size_t m = 20, n = 24, k = 32;
   std::mt19937_64 rng(47);
-  for (const DataType type : {DataType::FP16, DataType::FP32}) {
+  for (const DataType type : {DataType::FP16, DataType::FP32, DataType::E4M3, DataType::S8}) {
     SCOPED_TRACE(std::string(name(type)));
-    const Problem p = testing::random_problem(NumericProfile::Hardware, type, type, false, m, n, k,
+    const bool mx = type == DataType::E4M3;
+    const Problem p = testing::random_problem(NumericProfile::Hardware, type, type, mx, m, n, k,
                                               false, false, rng);
     const Built built(p);
     for (DotBackend backend : {DotBackend::Portable, DotBackend::Avx2}) {
@@ -661,17 +664,23 @@ TEST(DotPlans, PanelsAreReusedOnlyForTheSameViewBytes) {
       DotOperands ops = built.ops;
       dot(ops, got.data(), backend);
       ASSERT_EQ(got, reference_of(ops, m * n));
-      // The same bytes elsewhere, on either side.
-      std::vector<std::uint8_t> a(ops.a.data, ops.a.data + ops.a.size_bytes);
-      std::vector<std::uint8_t> b(ops.b.data, ops.b.data + ops.b.size_bytes);
-      ops.a.data = a.data();
-      ops.b.data = b.data();
+      // The same bytes elsewhere, on either side and in either scale.
+      auto moved = [](OperandView& v) {
+        std::vector<std::uint8_t> bytes(v.data, v.data + v.size_bytes);
+        v.data = bytes.data();
+        return bytes;
+      };
+      std::vector<std::uint8_t> a = moved(ops.a), b = moved(ops.b);
+      std::vector<std::uint8_t> sa = mx ? moved(*ops.a_scale) : std::vector<std::uint8_t>{};
+      std::vector<std::uint8_t> sb = mx ? moved(*ops.b_scale) : std::vector<std::uint8_t>{};
       dot(ops, got.data(), backend);
       ASSERT_EQ(got, reference_of(ops, m * n));
-      // One element of each side changed in turn: its last byte (the sign).
-      for (std::vector<std::uint8_t>* side : {&a, &b}) {
+      // One element of each side changed in turn (its last byte: the sign of
+      // a float), then one scale of each side (E8M0: doubled or halved).
+      for (std::vector<std::uint8_t>* side : {&a, &b, &sa, &sb}) {
+        if (side->empty()) continue;
         const std::vector<std::uint32_t> before = got;
-        (*side)[side->size() / 2 + 1] ^= 0x80;
+        (*side)[side->size() / 2 + 1] ^= side == &sa || side == &sb ? 0x01 : 0x80;
         dot(ops, got.data(), backend);
         ASSERT_EQ(got, reference_of(ops, m * n));
         ASSERT_NE(got, before);
@@ -684,6 +693,20 @@ TEST(DotPlans, PanelsAreReusedOnlyForTheSameViewBytes) {
       dot(shifted, got.data(), backend);
       ASSERT_EQ(got, reference_of(shifted, m * n));
       ASSERT_NE(got, before);
+      if (!mx) continue;
+      // Each side's scales read in reverse order of their lines, after a call
+      // that kept them in order.
+      for (const bool a_side : {true, false}) {
+        DotOperands reversed = ops;
+        std::vector<std::size_t>& lines =
+            a_side ? reversed.a_scale->row_offset : reversed.b_scale->col_offset;
+        std::reverse(lines.begin(), lines.end());
+        dot(ops, got.data(), backend);
+        ASSERT_EQ(got, before);
+        dot(reversed, got.data(), backend);
+        ASSERT_EQ(got, reference_of(reversed, m * n));
+        ASSERT_NE(got, before);
+      }
     }
   }
 }
