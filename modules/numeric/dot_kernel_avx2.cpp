@@ -328,6 +328,22 @@ inline __attribute__((always_inline)) void widen_run(DataType type, const std::u
   }
 }
 
+// Eight E4M3 lanes, each code in the top byte of its 32-bit lane, to FP32
+// exactly without a table gather (slow on this host, docs/performance.md):
+// the 7 magnitude bits at FP32 bits 20-26 read as FP32 are the value times
+// 2^-120, normal or subnormal (DAZ is off in the kernel), so one multiply by
+// 2^120 is exact; S.1111.111 is NaN (any NaN: D canonicalizes it); the sign
+// bit is already in place.
+inline __m256 e4m3_lanes(__m256i top) {
+  const __m256i magnitude =
+      _mm256_and_si256(_mm256_srli_epi32(top, 4), _mm256_set1_epi32(0x07F00000));
+  const __m256 value = _mm256_mul_ps(_mm256_castsi256_ps(magnitude), _mm256_set1_ps(0x1p120f));
+  const __m256i nan = _mm256_and_si256(_mm256_cmpeq_epi32(magnitude, _mm256_set1_epi32(0x07F00000)),
+                                       _mm256_set1_epi32(static_cast<int>(kCanonicalNaN)));
+  const __m256i sign = _mm256_and_si256(top, _mm256_set1_epi32(static_cast<int>(0x80000000u)));
+  return _mm256_or_ps(value, _mm256_castsi256_ps(_mm256_or_si256(nan, sign)));
+}
+
 // Eight FP16 or BF16 lanes at `raw` to FP32, exactly.
 inline __m256 widen8_16(DataType type, const std::uint8_t* raw) {
   const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(raw));
@@ -371,8 +387,13 @@ void widen_rows_avx2(DataType type, const std::uint8_t* data, const std::size_t*
     each_run([data](std::size_t first) { return widen8_16(DataType::FP16, data + 2 * first); });
   } else if (type == DataType::BF16) {
     each_run([data](std::size_t first) { return widen8_16(DataType::BF16, data + 2 * first); });
+  } else if (type == DataType::E4M3) {
+    each_run([data](std::size_t first) {
+      const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(data + first));
+      return e4m3_lanes(_mm256_slli_epi32(_mm256_cvtepu8_epi32(bytes), 24));
+    });
   } else if (info(type).storage_bits == 8 && info(type).lanes == 1) {
-    // 8-bit lanes: one gather from the type's table per run.
+    // Other 8-bit lanes: one gather from the type's table per run.
     const float* table = lane_table(type);
     each_run([data, table](std::size_t first) {
       const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(data + first));
@@ -420,7 +441,15 @@ void deal_quads_avx2(DataType type, const std::uint8_t* data, const std::size_t*
   const std::size_t line_stride = scales != nullptr ? scales->line_stride : 0;
   const std::size_t run_stride = scales != nullptr ? scales->run_stride : 0;
   const unsigned shift = scales != nullptr ? scales->shift : 0;
-  auto each_quad = [&](auto scaled) {
+  // Depth t of the 4 in each word: E4M3 by arithmetic, other types gathered.
+  auto gathered = [table, byte](__m256i words, auto t) {
+    const __m256i index = _mm256_and_si256(_mm256_srli_epi32(words, 8 * t), byte);
+    return _mm256_i32gather_ps(table, index, 4);
+  };
+  auto computed = [](__m256i words, auto t) {
+    return e4m3_lanes(_mm256_slli_epi32(words, 24 - 8 * t));
+  };
+  auto each_quad = [&](auto scaled, auto lanes_of) {
     for (std::size_t q = 0; q < quads; ++q) {
       const std::uint8_t* quad = data + quad_first[q];
       const float* quad_scales = scaled ? scale_values + ((4 * q) >> shift) * run_stride : nullptr;
@@ -429,21 +458,30 @@ void deal_quads_avx2(DataType type, const std::uint8_t* data, const std::size_t*
         const __m256i words =
             _mm256_loadu_si256(reinterpret_cast<const __m256i*>(quad + group_first[g]));
         float* target = out + (g / 2) * depth * kNR + 4 * q * kNR + (g % 2) * 8;
-#pragma GCC unroll 4
-        for (int t = 0; t < 4; ++t) {
-          const __m256i index = _mm256_and_si256(_mm256_srli_epi32(words, 8 * t), byte);
-          __m256 lanes = _mm256_i32gather_ps(table, index, 4);
+        auto depth_t = [&](auto t) {
+          __m256 lanes = lanes_of(words, t);
           if (scaled)
             lanes = _mm256_mul_ps(lanes, _mm256_loadu_ps(quad_scales + 8 * g * line_stride));
           _mm256_storeu_ps(target + t * kNR, lanes);
-        }
+        };
+        depth_t(std::integral_constant<int, 0>{});
+        depth_t(std::integral_constant<int, 1>{});
+        depth_t(std::integral_constant<int, 2>{});
+        depth_t(std::integral_constant<int, 3>{});
       }
     }
   };
+  auto with_lanes = [&](auto scaled) {
+    if (type == DataType::E4M3) {
+      each_quad(scaled, computed);
+    } else {
+      each_quad(scaled, gathered);
+    }
+  };
   if (scales != nullptr) {
-    each_quad(std::true_type{});
+    with_lanes(std::true_type{});
   } else {
-    each_quad(std::false_type{});
+    with_lanes(std::false_type{});
   }
 }
 

@@ -267,28 +267,57 @@ TEST(DotSpecials, InvalidEncodingsAreNaN) {
   EXPECT_EQ(run_all(p), std::vector<std::uint32_t>{kNaN});
 }
 
+// Problems with every code of an 8-bit floating type once, times FP32 1.0
+// (the others are 0): code r in row r of A (`a_side`) or code c in column c
+// of B, over a depth of 40.
+constexpr std::size_t kCodes = 256, kCodeDepth = 40;
+constexpr std::uint64_t kOne = 0x3F800000;
+Problem every_code(DataType type, bool a_side) {
+  Problem p;
+  if (a_side) {
+    p.a = Matrix{type, kCodes, kCodeDepth, std::vector<std::uint64_t>(kCodes * kCodeDepth, 0)};
+    p.b = Matrix{DataType::FP32, kCodeDepth, 1, std::vector<std::uint64_t>(kCodeDepth, kOne)};
+  } else {
+    p.a = Matrix{DataType::FP32, 1, kCodeDepth, std::vector<std::uint64_t>(kCodeDepth, kOne)};
+    p.b = Matrix{type, kCodeDepth, kCodes, std::vector<std::uint64_t>(kCodeDepth * kCodes, 0)};
+  }
+  for (std::size_t code = 0; code < kCodes; ++code) {
+    if (a_side) {
+      p.a.raw[code * kCodeDepth + code % kCodeDepth] = code;
+    } else {
+      p.b.raw[(code % kCodeDepth) * kCodes + code] = code;
+    }
+  }
+  return p;
+}
+
+// Every code of an MX lane type in A (code r in row r, over two scale groups
+// of 32) times FP16 1.0, with every scale class: 2^-127, 1, the largest that
+// still folds with 2^8, beyond it, 2^127 which overflows 448, NaN.
+Problem every_scaled_code(DataType type) {
+  constexpr std::uint64_t kScales[] = {0x00, 0x7F, 0xF6, 0xF7, 0xFE, 0xFF, 0x70};
+  Problem p;
+  p.a = Matrix{type, kCodes, 2 * 32, std::vector<std::uint64_t>(kCodes * 64, 0)};
+  p.sa = Matrix{DataType::E8M0, kCodes, 2, std::vector<std::uint64_t>(kCodes * 2)};
+  p.b = Matrix{DataType::FP16, 64, 1, std::vector<std::uint64_t>(64, 0x3C00)};
+  for (std::size_t code = 0; code < kCodes; ++code) {
+    p.a.raw[code * 64 + code % 64] = code;
+    p.sa->raw[code * 2] = kScales[code % std::size(kScales)];
+    p.sa->raw[code * 2 + 1] = kScales[(code + 3) % std::size(kScales)];
+  }
+  return p;
+}
+
 // Every code of the 8-bit floating lanes widens to its exact value (or NaN)
 // on each back end, as A rows and as B columns (runs of 16 and a tail of 8),
-// plain and MX-scaled (every scale class: 2^-127, 1, the largest that still
-// folds with 2^8, beyond it, 2^127 which overflows 448, NaN). The reference
-// decodes each code from the format; a few values are stated outright.
+// plain and MX-scaled. The reference decodes each code from the format; a
+// few values are stated outright.
 TEST(DotSpecials, EveryEightBitFloatCodeWidensExactly) {
-  constexpr std::size_t kCodes = 256, kDepth = 40;
-  constexpr std::uint64_t kOne = 0x3F800000;
   for (DataType type : {DataType::E4M3, DataType::E5M2, DataType::HiF8}) {
     SCOPED_TRACE(name(type));
-    Problem rows;  // code r in row r of A
-    rows.a = Matrix{type, kCodes, kDepth, std::vector<std::uint64_t>(kCodes * kDepth, 0)};
-    rows.b = Matrix{DataType::FP32, kDepth, 1, std::vector<std::uint64_t>(kDepth, kOne)};
-    Problem columns;  // code c in column c of B
-    columns.a = Matrix{DataType::FP32, 1, kDepth, std::vector<std::uint64_t>(kDepth, kOne)};
-    columns.b = Matrix{type, kDepth, kCodes, std::vector<std::uint64_t>(kDepth * kCodes, 0)};
-    for (std::size_t code = 0; code < kCodes; ++code) {
-      rows.a.raw[code * kDepth + code % kDepth] = code;
-      columns.b.raw[(code % kDepth) * kCodes + code] = code;
-    }
+    const Problem rows = every_code(type, true);
     expect_paths_agree(rows, "A rows");
-    expect_paths_agree(columns, "B columns");
+    expect_paths_agree(every_code(type, false), "B columns");
     if (type == DataType::E4M3) {
       const std::vector<std::uint32_t> d = run_all(rows);
       EXPECT_EQ(d[0x01], 0x3B000000u);  // 2^-9
@@ -299,17 +328,7 @@ TEST(DotSpecials, EveryEightBitFloatCodeWidensExactly) {
       EXPECT_EQ(d[0x80], 0u);  // -0 x 1 + 0
     }
     if (type == DataType::HiF8) continue;  // not an MX lane
-    constexpr std::uint64_t kScales[] = {0x00, 0x7F, 0xF6, 0xF7, 0xFE, 0xFF, 0x70};
-    Problem scaled;
-    scaled.a = Matrix{type, kCodes, 2 * 32, std::vector<std::uint64_t>(kCodes * 64, 0)};
-    scaled.sa = Matrix{DataType::E8M0, kCodes, 2, std::vector<std::uint64_t>(kCodes * 2)};
-    scaled.b = Matrix{DataType::FP16, 64, 1, std::vector<std::uint64_t>(64, 0x3C00)};
-    for (std::size_t code = 0; code < kCodes; ++code) {
-      scaled.a.raw[code * 64 + code % 64] = code;
-      scaled.sa->raw[code * 2] = kScales[code % std::size(kScales)];
-      scaled.sa->raw[code * 2 + 1] = kScales[(code + 3) % std::size(kScales)];
-    }
-    expect_paths_agree(scaled, "MX-scaled A rows");
+    expect_paths_agree(every_scaled_code(type), "MX-scaled A rows");
   }
 }
 
@@ -579,6 +598,24 @@ TEST(DotLayouts, ColumnsFirstGivesTheTransposedResults) {
         transposed[col * m + r] = want[r * n + col];
     EXPECT_EQ(reference_of(columns_first, m * n), transposed);
     expect_paths_agree(columns_first, m * n, "columns first");
+  }
+}
+
+// Every code of the 8-bit floating lanes through the columns-first direct
+// routes, whose E4M3 lanes are computed rather than looked up: A's codes
+// reach the B panels from CUBE_M32 CELL rows of 4, plain and MX-scaled, and
+// B's codes the A rows from CUBE_N8 runs of 8.
+TEST(DotLayouts, EveryEightBitFloatCodeTakesTheColumnsFirstRoutesExactly) {
+  for (DataType type : {DataType::E4M3, DataType::E5M2}) {
+    SCOPED_TRACE(name(type));
+    for (Problem p : {every_code(type, true), every_code(type, false), every_scaled_code(type)}) {
+      p.c = Matrix{DataType::FP32, p.a.rows, p.b.cols,
+                   std::vector<std::uint64_t>(p.a.rows * p.b.cols, 0)};
+      const Built row_major(p);
+      std::vector<std::vector<std::uint8_t>> storage;
+      const DotOperands columns_first = columns_first_operands(p, row_major.ops, storage);
+      expect_paths_agree(columns_first, p.a.rows * p.b.cols, "columns first");
+    }
   }
 }
 
