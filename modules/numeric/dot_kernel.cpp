@@ -983,10 +983,17 @@ class PackedSide {
   void pack(const OperandView& v, const std::optional<OperandView>& scale, bool simd,
             std::size_t lines, std::size_t depth, Pack&& pack) {
     if (valid_ && simd == simd_ && lines == lines_ && depth == depth_ && view_.matches(v) &&
-        scale.has_value() == scaled_ && (!scale || scale_.matches(*scale)))
+        scale.has_value() == scaled_ && (!scale || scale_.matches(*scale))) {
+      misses_ = 0;
       return;
+    }
     valid_ = false;
     pack();
+    // A side that keeps missing (each PE's own A in a GEMM) is kept only
+    // after a hit or every kRearm misses: its copy and compare would cost
+    // every call about what packing it does.
+    ++misses_;
+    if (misses_ > 1 && misses_ % kRearm != 0) return;
     simd_ = simd;
     lines_ = lines;
     depth_ = depth;
@@ -995,8 +1002,9 @@ class PackedSide {
   }
 
  private:
+  static constexpr std::size_t kRearm = 8;
   bool valid_ = false, simd_ = false, scaled_ = false;
-  std::size_t lines_ = 0, depth_ = 0;
+  std::size_t lines_ = 0, depth_ = 0, misses_ = 0;
   KeptView view_, scale_;
 };
 
