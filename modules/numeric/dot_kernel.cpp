@@ -971,7 +971,7 @@ class KeptView {
   PooledVector<std::uint8_t> bytes_;
 };
 
-// What one side's FP32 panels on a thread were packed from: the view and its MX
+// What one side's panels on a thread were packed from: the view and its MX
 // scale (copies), the lines and depth, and the back end. Packing is a
 // function of these alone, so a side that matches them, such as every PE's
 // copy of one B and of its scales (docs/cube.md "Data flow"), finds its
@@ -1232,11 +1232,12 @@ std::uint8_t dot(const DotOperands& ops, std::uint32_t* d, DotPlan& plan, DotBac
     }
   } else if (simd && ops.profile == NumericProfile::Hardware && int16_lane(ops.a.type) &&
              int16_lane(ops.b.type)) {
-    // Not kept as the FP32 panels are: widening bytes costs about what
-    // comparing and copying them would (docs/performance.md).
     thread_local PooledVector<std::int16_t> a, b;
-    pack_int16_side(ops.a, true, s.m, s.k, plan.a, a);
-    pack_int16_side(ops.b, false, s.n, s.k, plan.b, b);
+    thread_local PackedSide packed_a, packed_b;
+    packed_a.pack(ops.a, std::nullopt, simd, s.m, s.k,
+                  [&] { pack_int16_side(ops.a, true, s.m, s.k, plan.a, a); });
+    packed_b.pack(ops.b, std::nullopt, simd, s.n, s.k,
+                  [&] { pack_int16_side(ops.b, false, s.n, s.k, plan.b, b); });
     const std::vector<std::uint32_t> bias = bias_panel<std::uint32_t>(ops, s.n);
     dot_detail::int16_tiles_avx2(
         {a.data(), b.data(), ops.bias ? bias.data() : nullptr, d, s.m, s.n, s.k, !ops.c});

@@ -684,8 +684,8 @@ TEST(DotPlans, AKeptPlanFollowsTheDataAndAForgottenOneTheOffsets) {
 // and MX scale have the same type, offsets and bytes: the same bytes in other
 // storage (each PE's copy of one B and its scales) give the reference's
 // result, and so do one changed element or scale, a changed row pitch over
-// the same bytes, scales read in another order, and the other side (S8,
-// whose 16-bit panels are not kept, alike).
+// the same bytes, scales read in another order, and the other side. FP32
+// (plain and MX) and 16-bit integer panels each keep their own.
 TEST(DotPlans, PanelsAreReusedOnlyForTheSameViewBytes) {
   const std::size_t m = 20, n = 24, k = 32;
   std::mt19937_64 rng(47);
