@@ -33,10 +33,10 @@ BlockBuilderModule::BlockBuilderModule(const sc_core::sc_module_name& name, arch
                               {}},  // TEPL (VEC/SFU) is not modelled
                rules) {}
 
-std::pair<sc_core::sc_time, std::string_view> BlockBuilderModule::local_sources_ready(
+std::pair<sc_core::sc_time, sc_common::StallCause> BlockBuilderModule::local_sources_ready(
     const arch::BlockDescriptor& block) const {
   sc_core::sc_time ready = sc_core::SC_ZERO_TIME;
-  std::string_view producer;
+  sc_common::StallCause producer = sc_common::StallCause::TlsuOperands;
   for (unsigned i = 0; i < block.tile_count; ++i) {
     const arch::TileBinding& binding = block.tiles[i];
     for (unsigned s = 0; s < binding.source_count; ++s) {
@@ -60,7 +60,8 @@ arch::MaybeFault BlockBuilderModule::dispatch(Target target, const arch::BlockDe
   sc_common::BlockTransaction transaction;
   transaction.block = &block;
   transaction.tile_capacity = tile_capacity;
-  transaction.mnemonic = block_mnemonic(block);
+  const BlockName named = block_name(block);
+  transaction.mnemonic = named.mnemonic;
   std::tie(transaction.operands_ready_at, transaction.operands_cause) = local_sources_ready(block);
   transaction.dispatched_at = dispatched;
   transaction.ready_at = std::max(dispatched, transaction.operands_ready_at);
@@ -92,14 +93,15 @@ arch::MaybeFault BlockBuilderModule::dispatch(Target target, const arch::BlockDe
     SC_REPORT_INFO_VERB(name(), message.c_str(), sc_core::SC_HIGH);
   }
   if (transaction.fault) {
-    log_.count_fault(arch::name(transaction.fault->code));
+    log_.count_fault(transaction.fault->code);
     return transaction.fault;
   }
-  log_.count_block(mnemonic);
+  log_.count_block(named.index, mnemonic);
   for (unsigned i = 0; i < transaction.destination_count; ++i) {
     ready_at_[transaction.destinations[i]] = transaction.done_at;
-    produced_by_[transaction.destinations[i]] =
-        target == Target::Tlsu ? "TLSU operands" : "CUBE operands";
+    produced_by_[transaction.destinations[i]] = target == Target::Tlsu
+                                                    ? sc_common::StallCause::TlsuOperands
+                                                    : sc_common::StallCause::CubeOperands;
   }
   if (log_.keeps_slices())  // the trace's counter; both sums scan their tiles
     log_.capacity(transaction.done_at, local_.capacity_in_use() + shared_.capacity_in_use());

@@ -63,8 +63,8 @@ class BlockBuilderModule : public sc_core::sc_module {
                             std::uint64_t tile_capacity);
   // The latest ready time of the Local registers the block's B.IOT sources
   // name, and the stall cause naming the unit that produced that register
-  // ("TLSU operands" or "CUBE operands").
-  std::pair<sc_core::sc_time, std::string_view> local_sources_ready(
+  // (TLSU or CUBE operands).
+  std::pair<sc_core::sc_time, sc_common::StallCause> local_sources_ready(
       const arch::BlockDescriptor& block) const;
 
   const arch::LocalTileFile& local_;
@@ -75,7 +75,7 @@ class BlockBuilderModule : public sc_core::sc_module {
   std::function<sc_core::sc_time()> issue_clock_;
   sc_core::sc_time free_at_ = sc_core::SC_ZERO_TIME;
   std::array<sc_core::sc_time, arch::kLocalTileCount> ready_at_{};
-  std::array<std::string_view, arch::kLocalTileCount> produced_by_{};
+  std::array<sc_common::StallCause, arch::kLocalTileCount> produced_by_{};
   tlm::tlm_generic_payload payload_;
   BlockBuilder builder_;
 };

@@ -51,31 +51,48 @@ NamesByFunction names_by_function(arch::OperationClass operation_class) {
   return names;
 }
 
-// A TEPL block's name: the catalog's operation of its function and mode.
-std::string_view tepl_mnemonic(const arch::BlockDescriptor& block) {
+// The indices: 0 for a block without an operation, then the TLSU functions,
+// the CUBE functions (each with one more for a function out of range) and
+// the TEPL operations of the catalog.
+constexpr std::size_t kTlsuFirst = 1;
+constexpr std::size_t kCubeFirst = kTlsuFirst + kFunctionCount + 1;
+constexpr std::size_t kTepl = kCubeFirst + kFunctionCount + 1;
+
+// A TEPL block's name: the catalog's operation of its function and mode, at
+// kTepl + its catalog index (kTepl + the count: none).
+
+BlockName tepl_name(const arch::BlockDescriptor& block) {
   for (std::size_t i = 0; i < isa::generated::kTileOperationsCount; ++i) {
     const isa::TileOperationInfo& op = isa::generated::kTileOperations[i];
     if (op.family == "TEPL" && op.function == static_cast<int>(block.function) &&
         op.mode == static_cast<int>(block.mode)) {
-      return without_bstart(op.command_mnemonic);
+      return {without_bstart(op.command_mnemonic), kTepl + i};
     }
   }
-  return "TEPL";
+  return {"TEPL", kTepl + isa::generated::kTileOperationsCount};
+}
+
+// A TLSU or CUBE function's name at `first` + function (`first` +
+// kFunctionCount: a function out of range, named after the family).
+BlockName function_name(const NamesByFunction& names, std::size_t first, unsigned function,
+                        std::string_view family) {
+  if (function < kFunctionCount) return {names[function], first + function};
+  return {family, first + kFunctionCount};
 }
 
 }  // namespace
 
-std::string_view block_mnemonic(const arch::BlockDescriptor& block) {
-  if (!block.operation_valid) return "block";
+BlockName block_name(const arch::BlockDescriptor& block) {
+  if (!block.operation_valid) return {"block", 0};
   // Every block is named as it is sent, so the catalog is searched once.
   static const NamesByFunction kTlsu = names_by_function(arch::OperationClass::Tlsu);
   static const NamesByFunction kCube = names_by_function(arch::OperationClass::Cube);
   switch (block.operation_class) {
     case arch::OperationClass::Tlsu:
-      return block.function < kFunctionCount ? kTlsu[block.function] : "TLSU";
+      return function_name(kTlsu, kTlsuFirst, block.function, "TLSU");
     case arch::OperationClass::Cube:
-      return block.function < kFunctionCount ? kCube[block.function] : "CUBE";
-    case arch::OperationClass::Tepl: return tepl_mnemonic(block);
+      return function_name(kCube, kCubeFirst, block.function, "CUBE");
+    case arch::OperationClass::Tepl: return tepl_name(block);
   }
   return {};
 }

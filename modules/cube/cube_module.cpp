@@ -84,7 +84,7 @@ void CubeModule::compute(tlm::tlm_generic_payload& payload,
   const sc_core::sc_time end =
       start + timing_.cycles(timing_.cube_cycles(rows, plan.k, plan.n, plan.a_type));
   free_at_ = end;
-  log_.count_macs(sc_common::pe_unit(pe_), numeric::name(plan.a_type), plan.macs(pe_));
+  log_.count_macs(sc_common::pe_unit(pe_), plan.a_type, plan.macs(pe_));
   log_.busy(sc_common::pe_unit(pe_), start, end, transaction.mnemonic,
             log_.keeps_slices()
                 ? fmt::format("M={} K={} N={} A={} -> {}", rows, plan.k, plan.n,

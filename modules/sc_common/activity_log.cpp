@@ -10,6 +10,19 @@ std::string_view unit_name(Unit unit) {
   return kNames[static_cast<std::size_t>(unit)];
 }
 
+std::string_view stall_cause_name(StallCause cause) {
+  static constexpr std::array<std::string_view, 4> kNames{"front end", "TLSU operands",
+                                                          "CUBE operands", "Shared readiness"};
+  return kNames[static_cast<std::size_t>(cause)];
+}
+
+ByName<std::uint64_t> ActivityLog::macs() const {
+  ByName<std::uint64_t> total;
+  for (const auto& unit : unit_macs_)
+    unit.add_to(total);
+  return total;
+}
+
 void ActivityLog::busy(Unit unit, const sc_core::sc_time& start, const sc_core::sc_time& end,
                        std::string_view name, std::string detail) {
   busy_[static_cast<std::size_t>(unit)] += end - start;
@@ -30,7 +43,7 @@ void ActivityLog::capacity(const sc_core::sc_time& time, std::uint64_t bytes) {
 
 void ActivityLog::mark_region(const sc_core::sc_time& time, std::uint64_t pc, bool end) {
   // A region ends when the last block issued in it has finished.
-  const ActivityTotals now{end ? std::max(time, last_end_) : time, busy_, macs_, bytes_};
+  const ActivityTotals now{end ? std::max(time, last_end_) : time, busy_, macs(), bytes()};
   if (!end) {
     open_regions_.emplace_back(pc, now);
     return;

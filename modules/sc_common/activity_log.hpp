@@ -17,6 +17,9 @@
 
 #include <systemc>
 
+#include "arch/fault.hpp"
+#include "numeric/data_type.hpp"
+
 namespace ptovp::sc_common {
 
 // One track per unit.
@@ -32,11 +35,48 @@ inline Unit pe_unit(unsigned pe) {
   return static_cast<Unit>(static_cast<unsigned>(Unit::Pe0) + pe);
 }
 
-// Counts and times by name ("TLOAD", "FP16", "TLSU operands"). The comparator
-// is transparent: units count under a std::string_view, once per block each,
-// and a lookup makes no std::string.
+// Counts and times by name ("TLOAD", "FP16", "TLSU operands"), as the
+// statistics list them.
 template <typename Value>
 using ByName = std::map<std::string, Value, std::less<>>;
+
+// Counts under names kept by a dense index that the counting unit has at
+// hand (a data type's code, a stall cause, a block name's index): a block
+// counts without comparing strings; by_name() is the statistics' view.
+template <typename Value>
+class IndexedCounts {
+ public:
+  // Adds `amount` at `index`, whose name is `name` (one name per index).
+  void add(std::size_t index, std::string_view name, const Value& amount) {
+    if (index >= entries_.size()) entries_.resize(index + 1);
+    Entry& entry = entries_[index];
+    if (!entry.name) entry.name = std::string(name);
+    entry.value += amount;
+  }
+  // Every name counted so far (a zero amount too); indices of one name add up.
+  ByName<Value> by_name() const {
+    ByName<Value> named;
+    add_to(named);
+    return named;
+  }
+  void add_to(ByName<Value>& named) const {
+    for (const Entry& entry : entries_) {
+      if (entry.name) named[*entry.name] += entry.value;
+    }
+  }
+
+ private:
+  struct Entry {
+    std::optional<std::string> name;
+    Value value{};
+  };
+  std::vector<Entry> entries_;
+};
+
+// Why a unit sat idle before a block (docs/platform.md "Stall causes").
+enum class StallCause : std::uint8_t { FrontEnd, TlsuOperands, CubeOperands, SharedReadiness };
+// "front end", "TLSU operands", "CUBE operands", "Shared readiness".
+std::string_view stall_cause_name(StallCause cause);
 
 struct Slice {
   Unit unit;
@@ -93,19 +133,23 @@ class ActivityLog {
   // The tile capacity in use (Local + Shared bytes) changed at `time`.
   void capacity(const sc_core::sc_time& time, std::uint64_t bytes);
 
-  void count_block(std::string_view kind) { ++entry(blocks_, kind); }
-  void count_fault(std::string_view code) { ++entry(faults_, code); }
+  // A block named `kind` at `index` (block_builder::block_name).
+  void count_block(std::size_t index, std::string_view kind) { blocks_.add(index, kind, 1); }
+  void count_fault(arch::FaultCode code) {
+    faults_.add(static_cast<std::size_t>(code), arch::name(code), 1);
+  }
   // MACs a PE computed, by input type; macs() sums the PEs.
-  void count_macs(Unit unit, std::string_view type, std::uint64_t macs) {
-    entry(unit_macs_[static_cast<std::size_t>(unit)], type) += macs;
-    entry(macs_, type) += macs;
+  void count_macs(Unit unit, numeric::DataType type, std::uint64_t macs) {
+    unit_macs_[static_cast<std::size_t>(unit)].add(numeric::code(type), numeric::name(type), macs);
   }
-  // A block waited `duration` on `unit` for `cause` (docs/platform.md "Stall causes").
-  void stall(Unit unit, std::string_view cause, const sc_core::sc_time& duration) {
-    entry(stalls_[static_cast<std::size_t>(unit)], cause) += duration;
+  // A block waited `duration` on `unit` for `cause`.
+  void stall(Unit unit, StallCause cause, const sc_core::sc_time& duration) {
+    stalls_[static_cast<std::size_t>(unit)].add(static_cast<std::size_t>(cause),
+                                                stall_cause_name(cause), duration);
   }
-  void count_bytes(std::string_view direction, std::uint64_t bytes) {
-    entry(bytes_, direction) += bytes;
+  // Bytes moved in `direction`, named `name`, at the index `direction`.
+  void count_bytes(std::size_t direction, std::string_view name, std::uint64_t bytes) {
+    bytes_.add(direction, name, bytes);
   }
   void count_activation(Unit unit) { ++activations_[static_cast<std::size_t>(unit)]; }
   // A B.HINT TRACE at `pc` began (end = false) or ended a region at `time`,
@@ -125,26 +169,18 @@ class ActivityLog {
   std::uint64_t activations(Unit unit) const {
     return activations_[static_cast<std::size_t>(unit)];
   }
-  const ByName<std::uint64_t>& blocks() const { return blocks_; }
-  const ByName<std::uint64_t>& faults() const { return faults_; }
-  const ByName<std::uint64_t>& macs() const { return macs_; }
-  const ByName<std::uint64_t>& macs(Unit unit) const {
-    return unit_macs_[static_cast<std::size_t>(unit)];
+  ByName<std::uint64_t> blocks() const { return blocks_.by_name(); }
+  ByName<std::uint64_t> faults() const { return faults_.by_name(); }
+  ByName<std::uint64_t> macs() const;
+  ByName<std::uint64_t> macs(Unit unit) const {
+    return unit_macs_[static_cast<std::size_t>(unit)].by_name();
   }
-  const ByName<sc_core::sc_time>& stalls(Unit unit) const {
-    return stalls_[static_cast<std::size_t>(unit)];
+  ByName<sc_core::sc_time> stalls(Unit unit) const {
+    return stalls_[static_cast<std::size_t>(unit)].by_name();
   }
-  const ByName<std::uint64_t>& bytes() const { return bytes_; }
+  ByName<std::uint64_t> bytes() const { return bytes_.by_name(); }
 
  private:
-  // The count of `name`, a new zero one if it has none yet.
-  template <typename Value>
-  static Value& entry(ByName<Value>& counts, std::string_view name) {
-    auto found = counts.find(name);
-    if (found == counts.end()) found = counts.emplace(std::string(name), Value{}).first;
-    return found->second;
-  }
-
   bool keep_slices_;
   ActivityListener* listener_ = nullptr;
   std::vector<Slice> slices_;
@@ -153,9 +189,9 @@ class ActivityLog {
   std::array<sc_core::sc_time, kUnitCount> busy_{};
   std::array<std::uint64_t, kUnitCount> activations_{};
   sc_core::sc_time last_end_ = sc_core::SC_ZERO_TIME;
-  ByName<std::uint64_t> blocks_, faults_, macs_, bytes_;
-  std::array<ByName<std::uint64_t>, kUnitCount> unit_macs_;
-  std::array<ByName<sc_core::sc_time>, kUnitCount> stalls_;
+  IndexedCounts<std::uint64_t> blocks_, faults_, bytes_;
+  std::array<IndexedCounts<std::uint64_t>, kUnitCount> unit_macs_;
+  std::array<IndexedCounts<sc_core::sc_time>, kUnitCount> stalls_;
   std::vector<std::pair<std::uint64_t, ActivityTotals>> open_regions_;  // begin PC, totals
   std::vector<Region> regions_;
 };

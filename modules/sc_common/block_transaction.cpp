@@ -22,13 +22,14 @@ void prepare_block_payload(tlm::tlm_generic_payload& payload, BlockTransaction& 
 
 void log_block_wait(ActivityLog& log, Unit unit, const BlockTransaction& transaction,
                     const sc_core::sc_time& unit_free_at, const sc_core::sc_time& start) {
+  if (start <= unit_free_at) return;  // no idle stretch: every bound below ends by then
   struct Bound {
     sc_core::sc_time time;
-    std::string_view cause;
+    StallCause cause;
   };
-  std::array<Bound, 3> bounds{{{transaction.dispatched_at, "front end"},
+  std::array<Bound, 3> bounds{{{transaction.dispatched_at, StallCause::FrontEnd},
                                {transaction.operands_ready_at, transaction.operands_cause},
-                               {start, "Shared readiness"}}};
+                               {start, StallCause::SharedReadiness}}};
   // In time order, a tie to the earlier cause: an insertion sort, which
   // needs no buffer (std::stable_sort takes one per call, and this runs for
   // every block on every unit).

@@ -43,11 +43,11 @@ class BlockTransaction : public tlm::tlm_extension<BlockTransaction> {
   // builder and the readiness of the Local tiles it reads (the scoreboard).
   sc_core::sc_time ready_at = sc_core::SC_ZERO_TIME;
   // Its parts, for the stall causes: the dispatch, and when the last Local
-  // source became ready with the cause that names its producer ("TLSU
-  // operands" or "CUBE operands").
+  // source became ready with the cause that names its producer (TLSU or
+  // CUBE operands).
   sc_core::sc_time dispatched_at = sc_core::SC_ZERO_TIME;
   sc_core::sc_time operands_ready_at = sc_core::SC_ZERO_TIME;
-  std::string_view operands_cause;
+  StallCause operands_cause = StallCause::TlsuOperands;
   // The rendezvous of a block sent to several targets in turn: the first send
   // opens it, the last closes it (a block with one target does both).
   bool opens_rendezvous = true;

@@ -36,7 +36,12 @@ struct TimingConfig {
   bool memory_dmi = true;  // memory.dmi: the memory grants DMI (off: every access is a transport)
 
   sc_core::sc_time cycles(std::uint64_t n) const {
-    return sc_core::sc_time(static_cast<double>(n * clock_period_ps), sc_core::SC_PS);
+    const std::uint64_t ps = n * clock_period_ps;
+    // The double constructor rounds v + 0.5, exact below 2^52 picoseconds
+    // (the kernel's resolution, sc_common::picoseconds); from_value is
+    // that value without the constructor's work per block.
+    if (ps < (std::uint64_t{1} << 52)) return sc_core::sc_time::from_value(ps);
+    return sc_core::sc_time(static_cast<double>(ps), sc_core::SC_PS);
   }
   sc_core::sc_time quantum() const {
     return sc_core::sc_time(static_cast<double>(quantum_ns), sc_core::SC_NS);

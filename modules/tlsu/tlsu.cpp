@@ -412,16 +412,25 @@ MaybeFault Tlsu::execute(const BlockDescriptor& block, std::uint64_t tile_capaci
       fmt::format("TLSU function {} is not implemented by this platform", block.function));
 }
 
-const char* transfer_direction(const BlockDescriptor& block) {
+Transfer transfer_direction(const BlockDescriptor& block) {
   if (block.is_tlsu(TlsuFunction::TStore) || block.is_tlsu(TlsuFunction::TStoreSPart))
-    return "stored";
+    return Transfer::Stored;
   if (block.is_tlsu(TlsuFunction::MScatter) || block.is_tlsu(TlsuFunction::MScatterMask))
-    return "stored";
+    return Transfer::Stored;
   if (block.is_tlsu(TlsuFunction::TLoad) || block.is_tlsu(TlsuFunction::TPrefetch) ||
       block.is_tlsu(TlsuFunction::MGather) || block.is_tlsu(TlsuFunction::MGatherMask) ||
       block.is_tlsu(TlsuFunction::MGatherCas))
-    return "loaded";
-  return "moved";
+    return Transfer::Loaded;
+  return Transfer::Moved;
+}
+
+const char* transfer_name(Transfer transfer) {
+  switch (transfer) {
+    case Transfer::Loaded: return "loaded";
+    case Transfer::Stored: return "stored";
+    case Transfer::Moved: return "moved";
+  }
+  return "";
 }
 
 std::uint64_t Tlsu::bytes_moved(const arch::BlockDescriptor& block) const {

@@ -27,9 +27,12 @@ namespace ptovp::tlsu {
 
 struct Footprint;
 
-// "stored" (TSTORE, TSTORE.SPART), "loaded" (TLOAD, TPREFETCH) or "moved"
+// Stored (TSTORE, TSTORE.SPART), loaded (TLOAD, TPREFETCH) or moved
 // (between tiles): how the statistics file a block's bytes.
-const char* transfer_direction(const arch::BlockDescriptor& block);
+enum class Transfer : std::uint8_t { Loaded, Stored, Moved };
+Transfer transfer_direction(const arch::BlockDescriptor& block);
+// "loaded", "stored", "moved".
+const char* transfer_name(Transfer transfer);
 
 using arch::PackedFinalNibble;
 

@@ -73,7 +73,8 @@ void TlsuModule::b_transport(tlm::tlm_generic_payload& payload, sc_core::sc_time
     }
   }
   const std::string_view mnemonic = transaction->mnemonic;
-  log_.count_bytes(transfer_direction(block), bytes);
+  const Transfer transfer = transfer_direction(block);
+  log_.count_bytes(static_cast<std::size_t>(transfer), transfer_name(transfer), bytes);
   log_.busy(sc_common::Unit::Tlsu, start, end, mnemonic,
             log_.keeps_slices() ? fmt::format("{} bytes", bytes) : std::string());
 }

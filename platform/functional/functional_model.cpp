@@ -37,7 +37,8 @@ FunctionalModel::FunctionalModel(const engine::ModelConfig& config, std::ostream
               [this](const arch::BlockDescriptor& block, std::uint64_t capacity) {
                 arch::MaybeFault fault = tlsu_.execute(block, capacity);
                 if (!fault)
-                  activity_.bytes[tlsu::transfer_direction(block)] += tlsu_.bytes_moved(block);
+                  activity_.bytes[tlsu::transfer_name(tlsu::transfer_direction(block))] +=
+                      tlsu_.bytes_moved(block);
                 return fault;
               },
               [this, cube = cube::block_executor(cube_,

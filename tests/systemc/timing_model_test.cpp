@@ -55,6 +55,19 @@ TEST(UnitLatency, FpatrAndTlsu) {
   EXPECT_EQ(timing.cycles(3), sc_core::sc_time(1500, sc_core::SC_PS));
 }
 
+// cycles() is the kernel's double constructor on both sides of 2^52 ps,
+// where that constructor stops being exact (it rounds v + 0.5 to even).
+TEST(UnitLatency, CyclesAsTheDoubleConstructorRoundsThem) {
+  TimingConfig timing;
+  timing.clock_period_ps = 1;
+  for (const std::uint64_t ps : {std::uint64_t{0}, std::uint64_t{1}, (std::uint64_t{1} << 52) - 1,
+                                 (std::uint64_t{1} << 52) + 1, (std::uint64_t{1} << 53) + 1}) {
+    EXPECT_EQ(timing.cycles(ps), sc_core::sc_time(static_cast<double>(ps), sc_core::SC_PS)) << ps;
+  }
+  EXPECT_EQ(timing.cycles((std::uint64_t{1} << 52) - 1).value(), (std::uint64_t{1} << 52) - 1);
+  EXPECT_EQ(timing.cycles((std::uint64_t{1} << 52) + 1).value(), (std::uint64_t{1} << 52) + 2);
+}
+
 // Peak MACs per cycle: a 16 x k_step x 16 step per cycles_per_step, k_step =
 // 256 bits / element bits (docs/platform.md "Timing"); FP32 steps take two
 // cycles, 4-bit lanes make 64-deep steps.
@@ -108,7 +121,7 @@ TEST(ActivityLog, BlockWaitCausesAtTheirEdges) {
   BlockTransaction transaction;
   transaction.dispatched_at = sc_time(10, SC_NS);
   transaction.operands_ready_at = sc_time(25, SC_NS);
-  transaction.operands_cause = "TLSU operands";
+  transaction.operands_cause = StallCause::TlsuOperands;
   ActivityLog log;
   log_block_wait(log, Unit::Pe2, transaction, sc_time(10, SC_NS), sc_time(40, SC_NS));
   const ByName<sc_time> expected{{"TLSU operands", sc_time(15, SC_NS)},
@@ -125,6 +138,28 @@ TEST(ActivityLog, BlockWaitCausesAtTheirEdges) {
   const ByName<sc_time> dispatch{{"TLSU operands", sc_time(5, SC_NS)},
                                  {"front end", sc_time(5, SC_NS)}};
   EXPECT_EQ(late.stalls(Unit::Tlsu), dispatch);
+}
+
+// Counts kept by index list by name: indices of one name add up, a zero
+// amount still lists its name, and a name appears once it is counted.
+TEST(ActivityLog, IndexedCountsListByName) {
+  IndexedCounts<std::uint64_t> counts;
+  EXPECT_TRUE(counts.by_name().empty());
+  counts.add(5, "TLSU", 2);
+  counts.add(0, "TLOAD", 3);
+  counts.add(7, "TLSU", 4);
+  counts.add(2, "TSTORE", 0);
+  counts.add(0, "TLOAD", 1);
+  const ByName<std::uint64_t> expected{{"TLOAD", 4}, {"TLSU", 6}, {"TSTORE", 0}};
+  EXPECT_EQ(counts.by_name(), expected);
+  // MACs by type per PE; the total sums the PEs.
+  ActivityLog log;
+  log.count_macs(Unit::Pe1, DataType::FP16, 10);
+  log.count_macs(Unit::Pe3, DataType::FP16, 5);
+  log.count_macs(Unit::Pe3, DataType::E4M3, 7);
+  EXPECT_EQ(log.macs(), (ByName<std::uint64_t>{{"E4M3", 7}, {"FP16", 15}}));
+  EXPECT_EQ(log.macs(Unit::Pe3), (ByName<std::uint64_t>{{"E4M3", 7}, {"FP16", 5}}));
+  EXPECT_TRUE(log.macs(Unit::Pe0).empty());
 }
 
 // Regions nest: an end closes the innermost open region, the next end the
