@@ -211,6 +211,9 @@ CubeOutcome BlockCheck::binding_stream() {
   math_sources_ = (plan_.acc ? 1u : 0u) + (a_shared_ ? 0u : 1u + a_scaled_) +
                   (b_shared_ ? 0u : 1u + b_scaled_) + (plan_.bias ? 1u : 0u) +
                   (plan_.cscale ? 1u : 0u);
+  // A legal stream fills these at once: one allocation each per block.
+  codes_.reserve(math_sources_ + pp.source_count());
+  destinations_.reserve(pp.destination_count());
   for (unsigned i = 0; i < block_.tile_count; ++i) {
     const arch::TileBinding& binding = block_.tiles[i];
     for (unsigned s = 0; s < binding.source_count; ++s)
@@ -349,6 +352,7 @@ std::vector<SharedRule> BlockCheck::shared_rules() const {
   const bool nk_fixed = config_.shared_scale_orientation == SharedScaleOrientation::NKFixed;
   const bool b_nk = config_.shared_b_orientation == SharedBOrientation::NK;
   std::vector<SharedRule> rules;
+  rules.reserve(4);  // A, AScale, B, BScale: one allocation per block
   if (a_shared_) {
     rules.push_back({OperandRole::A, plan_.m, plan_.k, plan_.a_type, fp.trans_a()});
     if (a_scaled_) {
@@ -426,6 +430,7 @@ std::vector<LocalRule> BlockCheck::local_rules() const {
   const bool row_major_scales = config_.local_scale_layout == LocalScaleLayout::RowMajor;
   const Layout scale_layout = row_major_scales ? Layout::RowMajor : Layout::CubeM32;
   std::vector<LocalRule> rules;
+  rules.reserve(7);  // C, A, AScale, B, BScale, Bias, CScale: one allocation per block
   if (plan_.acc) {
     rules.push_back({OperandRole::C, rows_, plan_.n, plan_.accumulator, a_layout_, true});
   }

@@ -534,21 +534,17 @@ MaybeFault Tlsu::load_local(const BlockDescriptor& block) {
   PTOVP_TRY_VALUE(lb1, dimension(block, 1));
   PTOVP_TRY_VALUE(lb2, dimension(block, 2));
   const Layout layout = tile_layout(block);
-  Expected<TileInfo> info = illegal("unset");
-  std::uint64_t dense = 0;
-  if (cube) {
-    if (!*lb0 || !*lb1 || *lb2) {
-      return illegal("a CUBE TLOAD needs explicit LB0 (columns) and LB1 (rows) and no LB2");
-    }
-    info = arch::make_cube_tile(*capacity, **lb1, **lb0, *type, layout);
-    dense = arch::dense_row_stride(**lb0, *type);
-  } else {
-    const std::uint32_t valid_cols = value_or(*lb0, 1);
-    const std::uint32_t cols = value_or(*lb2, valid_cols);
-    info = arch::make_ordinary_tile(*capacity, cols, value_or(*lb1, 1), valid_cols, *type, layout,
-                                    arch::Location::Any, arch::kMaxLocalCapacity);
-    dense = arch::dense_row_stride(cols, *type);
+  if (cube && (!*lb0 || !*lb1 || *lb2)) {
+    return illegal("a CUBE TLOAD needs explicit LB0 (columns) and LB1 (rows) and no LB2");
   }
+  // A CUBE tile's columns are LB0, its rows LB1.
+  const std::uint32_t valid_cols = value_or(*lb0, 1);
+  const std::uint32_t cols = cube ? valid_cols : value_or(*lb2, valid_cols);
+  const Expected<TileInfo> info =
+      cube ? arch::make_cube_tile(*capacity, **lb1, valid_cols, *type, layout)
+           : arch::make_ordinary_tile(*capacity, cols, value_or(*lb1, 1), valid_cols, *type, layout,
+                                      arch::Location::Any, arch::kMaxLocalCapacity);
+  const std::uint64_t dense = arch::dense_row_stride(cols, *type);
   if (!info) return info.fault();
   PTOVP_TRY_VALUE(plan, plan_destination(binding, *capacity));
   Footprint footprint{&*info, accesses(block, dense), binding.pe_mask, Ownership::EveryPe};
