@@ -344,11 +344,14 @@ inline __m256 e4m3_lanes(__m256i top) {
   return _mm256_or_ps(value, _mm256_castsi256_ps(_mm256_or_si256(nan, sign)));
 }
 
-// Eight FP16 or BF16 lanes at `raw` to FP32, exactly.
-inline __m256 widen8_16(DataType type, const std::uint8_t* raw) {
-  const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(raw));
+// Eight FP16 or BF16 lanes to FP32, exactly.
+inline __m256 widen8_16(DataType type, __m128i h) {
   if (type == DataType::FP16) return _mm256_cvtph_ps(h);
   return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+}
+
+inline __m256 widen8_16(DataType type, const std::uint8_t* raw) {
+  return widen8_16(type, _mm_loadu_si128(reinterpret_cast<const __m128i*>(raw)));
 }
 
 }  // namespace
@@ -412,21 +415,30 @@ void deal_pairs_avx2(DataType type, const std::uint8_t* data, const std::size_t*
                      std::size_t pairs, const std::size_t* group_first, std::size_t groups,
                      float* out) {
   const std::size_t depth = 2 * pairs;
-  for (std::size_t p = 0; p < pairs; ++p) {
+  // A group's 16 lanes at pair p: columns 0..3 as (k, k + 1) in the low
+  // 128 bits, 4..7 in the high. Per half, the byte shuffle puts depth k's 4
+  // lanes before k + 1's; the permute then gathers depth k's 8 columns in the
+  // low half and k + 1's in the high half, each widened once.
+  const __m256i by_depth = _mm256_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15, 0,
+                                            1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
+  auto deal = [&](auto widen_type) {
     for (std::size_t g = 0; g < groups; ++g) {
-      const std::uint8_t* raw = data + 2 * (pair_first[p] + group_first[g]);
-      // lo = columns 0..3 of the group, hi = 4..7, each as (k, k + 1).
-      const __m256 lo = widen8_16(type, raw);
-      const __m256 hi = widen8_16(type, raw + 16);
-      // Per 128-bit half: columns 0 1 4 5 | 2 3 6 7, then 64-bit pairs reordered.
-      const __m256 even = _mm256_shuffle_ps(lo, hi, 0x88);
-      const __m256 odd = _mm256_shuffle_ps(lo, hi, 0xDD);
-      float* target = out + (g / 2) * depth * kNR + 2 * p * kNR + (g % 2) * 8;
-      _mm256_storeu_ps(target,
-                       _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(even), 0xD8)));
-      _mm256_storeu_ps(target + kNR,
-                       _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(odd), 0xD8)));
+      const std::uint8_t* group = data + 2 * group_first[g];
+      float* target = out + (g / 2) * depth * kNR + (g % 2) * 8;
+      for (std::size_t p = 0; p < pairs; ++p, target += 2 * kNR) {
+        const __m256i lanes =
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(group + 2 * pair_first[p]));
+        const __m256i split = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(lanes, by_depth), 0xD8);
+        _mm256_storeu_ps(target, widen8_16(widen_type, _mm256_castsi256_si128(split)));
+        _mm256_storeu_ps(target + kNR, widen8_16(widen_type, _mm256_extracti128_si256(split, 1)));
+      }
     }
+  };
+  // The type tested once, outside the loops.
+  if (type == DataType::FP16) {
+    deal(std::integral_constant<DataType, DataType::FP16>{});
+  } else {
+    deal(std::integral_constant<DataType, DataType::BF16>{});
   }
 }
 
