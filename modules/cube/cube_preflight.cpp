@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <string>
 
 #include "cube/matrix_function.hpp"
@@ -144,8 +145,9 @@ class BlockCheck {
   std::uint32_t rows_ = 0;
   std::uint8_t active_ = 0;
   std::uint32_t a_groups_ = 0, b_groups_ = 0;  // MX scale groups along K
-  std::vector<unsigned> indices_;              // resolved Local source registers
-  Layout a_layout_ = Layout::RowMajor;         // A's M layout, which C and D take
+  // Resolved Local source registers: at most two sources per B.IOT binding.
+  std::array<unsigned, 2 * arch::kMaxTileBindings> indices_{};
+  Layout a_layout_ = Layout::RowMajor;  // A's M layout, which C and D take
   std::uint32_t d_capacity_ = 0;
 };
 
@@ -510,13 +512,12 @@ CubeOutcome BlockCheck::check_local(const LocalRule& rule, unsigned index) const
 
 CubeOutcome BlockCheck::local_operands() {
   // Step 9: post-process sources (they follow the mathematical ones).
-  indices_.resize(codes_.size());
   for (std::size_t i = 0; i < codes_.size(); ++i) {
     auto index = local_.resolve_source(codes_[i]);
     if (!index) return propagate(index.fault());
     indices_[i] = *index;
   }
-  plan_.post_sources.assign(indices_.begin() + math_sources_, indices_.end());
+  plan_.post_sources.assign(indices_.begin() + math_sources_, indices_.begin() + codes_.size());
   if (auto f =
           plan_.post->check_sources(local_, plan_.post_sources.data(), rows_, plan_.n, active_)) {
     return propagate(*f);
