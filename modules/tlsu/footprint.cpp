@@ -381,8 +381,7 @@ void move_rows(Memory& memory, const Footprint& footprint, Tile& tile) {
 }  // namespace
 
 std::uint64_t Footprint::address(unsigned pe, std::uint32_t row, std::uint32_t col) const {
-  const PeAccess& a = access[pe];
-  const std::uint64_t row_base = a.base + std::uint64_t{row} * a.row_stride;
+  const std::uint64_t row_base = row_address(pe, row);
   if (arch::is_four_bit(tile->data_type)) return row_base + col / 2;
   return row_base + std::uint64_t{col} * arch::memory_element_bytes(tile->data_type);
 }

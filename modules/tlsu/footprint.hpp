@@ -43,6 +43,10 @@ struct Footprint {
   std::uint8_t pe_mask = 0;
   Ownership ownership = Ownership::EveryPe;
 
+  // The GM address of a row's column 0, at any element size.
+  std::uint64_t row_address(unsigned pe, std::uint32_t row) const {
+    return access[pe].base + std::uint64_t{row} * access[pe].row_stride;
+  }
   std::uint64_t address(unsigned pe, std::uint32_t row, std::uint32_t col) const;
 
   // EveryPe with a whole-byte type: preflight, load_rows and store_rows work by rows.

@@ -355,10 +355,8 @@ std::pair<std::uint64_t, std::uint64_t> footprint_range(const Footprint& footpri
   if (tile.valid_rows == 0 || row_bytes == 0) return {0, 0};
   for (unsigned pe = 0; pe < arch::kPeCount; ++pe) {
     if (!arch::pe_selected(footprint.pe_mask, pe)) continue;
-    // A row's column 0 is its base (Footprint::address), at any element size.
-    const PeAccess& a = footprint.access[pe];
-    const std::uint64_t first = a.base;
-    const std::uint64_t last = a.base + std::uint64_t{tile.valid_rows - 1} * a.row_stride;
+    const std::uint64_t first = footprint.row_address(pe, 0);
+    const std::uint64_t last = footprint.row_address(pe, tile.valid_rows - 1);
     begin = std::min({begin, first, last});
     end = std::max({end, first + row_bytes, last + row_bytes});
   }
